@@ -1,0 +1,36 @@
+"""Where things live at run time, from the environment (DESIGN: 'Where things live')."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+__all__ = ["home", "cellar_url", "sparql_url", "chroma_url", "corpus_dir", "USER_AGENT"]
+
+USER_AGENT = "lexcite/0.1 (EU legislation Q&A with verifiable citations; +https://github.com/lexcite)"
+_DEFAULT_CELLAR = "https://publications.europa.eu"
+
+
+def home() -> Path:
+    path = Path(os.environ.get("LEXCITE_HOME", ".lexcite"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def cellar_url() -> str:
+    return os.environ.get("LEXCITE_CELLAR_URL", _DEFAULT_CELLAR).rstrip("/")
+
+
+def sparql_url() -> str:
+    return os.environ.get("LEXCITE_SPARQL_URL", f"{cellar_url()}/webapi/rdf/sparql")
+
+
+def chroma_url() -> str | None:
+    return os.environ.get("LEXCITE_CHROMA_URL") or None
+
+
+def corpus_dir() -> Path | None:
+    """The shared real-document corpus beside the checkout, when present (tests, demo)."""
+    here = Path(__file__).resolve().parent.parent
+    path = Path(os.environ.get("LEXCITE_CORPUS", here.parent / "shared" / "corpus" / "raw"))
+    return path if path.is_dir() else None

@@ -1,0 +1,334 @@
+"""The values passed between stages: ingest -> catalog -> index -> answer -> eval.
+
+These are pure values (frozen dataclasses). Storage identity lives in the
+catalog; the only code that parses or formats a citation reference is
+`CitationRef`. Dict shapes appear only at the JSON and SQLite edges.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field, fields
+from datetime import date
+from typing import Any, Literal
+
+from lexcite.errors import CitationError
+
+__all__ = [
+    "UNIT_KINDS",
+    "Unit",
+    "ParsedAct",
+    "CitationRef",
+    "Perimeter",
+    "Hit",
+    "Evidence",
+    "CitedSentence",
+    "Conflict",
+    "Answer",
+    "AmendmentLink",
+    "Fact",
+    "REFUSAL",
+]
+
+UnitKind = Literal["recital", "article", "paragraph", "point", "annex", "section"]
+UNIT_KINDS: tuple[str, ...] = ("recital", "article", "paragraph", "point", "annex", "section")
+
+# ELI-style path: segments like rct_12, art_6, par_2, pnt_h, pnt_iii, anx_III, sct_A, art_4a.
+_SEGMENT = r"(?:rct|art|par|pnt|anx|sct)_[0-9A-Za-z]+"
+_UNIT_ID = re.compile(rf"^{_SEGMENT}(?:\.{_SEGMENT})*$")
+_CELEX = re.compile(r"^[0-9CE][0-9]{4}[A-Z]{1,2}[0-9]{4}(?:R\([0-9]{2}\))?(?:-[0-9]{8})?$")
+_REF = re.compile(r"^(?P<act>[^@#\s]+)(?:@(?P<version>\d{4}-\d{2}-\d{2}))?#(?P<unit>\S+)$")
+
+REFUSAL = "Not found in the admitted documents."
+
+
+def is_unit_id(text: str) -> bool:
+    return bool(_UNIT_ID.match(text))
+
+
+def is_celex(text: str) -> bool:
+    return bool(_CELEX.match(text))
+
+
+def _iso(value: str, what: str) -> None:
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"{what} must be an ISO date YYYY-MM-DD, got {value!r}") from None
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A normative unit: the atom that is indexed, retrieved and cited."""
+
+    act: str  # CELEX, e.g. "32024R1689"
+    version: str  # ISO date of the text version
+    unit: str  # path id, e.g. "art_6.par_2"
+    kind: str  # one of UNIT_KINDS
+    title: str  # e.g. "Article 6 — Classification rules for high-risk AI systems"
+    text: str  # full text, children included
+    parent: str | None  # parent unit id, None at top level
+    position: int  # document order, 0-based
+    language: str  # ISO 639-1, e.g. "en"
+    binding: bool = True  # legislation (True) or guidance (False)
+    source_url: str = ""  # a link a reader can open, to the paragraph where possible
+    footnotes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not is_unit_id(self.unit):
+            raise ValueError(f"unit id {self.unit!r} is not an ELI-style path like 'art_6.par_2'")
+        if self.kind not in UNIT_KINDS:
+            raise ValueError(f"unit {self.unit}: kind {self.kind!r} not in {UNIT_KINDS}")
+        _iso(self.version, f"unit {self.unit}: version")
+
+    @property
+    def ref(self) -> CitationRef:
+        return CitationRef(self.act, self.version, self.unit)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["footnotes"] = list(self.footnotes)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Unit:
+        names = {f.name for f in fields(cls)}
+        kw = {k: v for k, v in d.items() if k in names}
+        kw["footnotes"] = tuple(kw.get("footnotes") or ())
+        kw["binding"] = bool(kw.get("binding", True))
+        return cls(**kw)
+
+
+@dataclass(frozen=True)
+class ParsedAct:
+    """One parsed manifestation: an act's text in one version and language."""
+
+    act: str
+    version: str
+    language: str
+    format: str  # "oj", "oj_old", "consolidated", "formex"
+    title: str
+    units: tuple[Unit, ...]
+    doc_kind: str = "regulation"  # regulation, directive, decision, guidance, ...
+    binding: bool = True
+    source_url: str = ""
+    modified_by: tuple[str, ...] = ()  # CELEX of amending acts named in a consolidated text
+    # unit id -> CELEX of the act that last changed it (consolidated ▼M markers)
+    changed_units: tuple[tuple[str, str], ...] = ()
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for u in self.units:
+            out[u.kind] = out.get(u.kind, 0) + 1
+        return out
+
+
+@dataclass(frozen=True, order=True)
+class CitationRef:
+    """`{act}@{version}#{unit}`; version None means "any version" (golden sets)."""
+
+    act: str
+    version: str | None
+    unit: str
+
+    def __post_init__(self) -> None:
+        if not is_unit_id(self.unit):
+            raise CitationError(f"{self}: unit id {self.unit!r} is not an ELI-style path")
+
+    @classmethod
+    def parse(cls, text: str) -> CitationRef:
+        m = _REF.match(text.strip())
+        if not m:
+            raise CitationError(
+                f"{text!r} is not a citation reference; expected '32024R1689@2024-07-12#art_6.par_2'"
+                " or '32024R1689#art_6.par_2'"
+            )
+        try:
+            if m["version"]:
+                _iso(m["version"], "version")
+            return cls(m["act"], m["version"], m["unit"])
+        except ValueError as e:
+            raise CitationError(f"{text!r}: {e}") from None
+
+    def __str__(self) -> str:
+        at = f"@{self.version}" if self.version else ""
+        return f"{self.act}{at}#{self.unit}"
+
+    def on_branch(self, other: CitationRef) -> bool:
+        """True when both ids lie on one branch of the same act (equal, above or below)."""
+        if self.act != other.act:
+            return False
+        if self.version and other.version and self.version != other.version:
+            return False
+        a, b = self.unit, other.unit
+        return a == b or a.startswith(b + ".") or b.startswith(a + ".")
+
+
+@dataclass(frozen=True)
+class Perimeter:
+    """The filters a question is asked in; applied before any ranking (invariant 1)."""
+
+    acts: tuple[str, ...] = ()
+    language: str | None = "en"
+    include_superseded: bool = False
+    binding_only: bool = False
+    as_of: str | None = None  # ISO date; None = today
+    access_tags: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.as_of is not None:
+            _iso(self.as_of, "as_of")
+
+    def effective_date(self) -> str:
+        return self.as_of or date.today().isoformat()
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["acts"], d["access_tags"], d["kinds"] = list(self.acts), list(self.access_tags), list(self.kinds)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Perimeter:
+        """Golden-set / CLI filter keys: act|acts, language, as_of, include_superseded, binding_only."""
+        acts = d.get("acts", d.get("act", ()))
+        if isinstance(acts, str):
+            acts = (acts,)
+        return cls(
+            acts=tuple(acts),
+            language=d.get("language", "en"),
+            include_superseded=bool(d.get("include_superseded", False)),
+            binding_only=bool(d.get("binding_only", False)),
+            as_of=d.get("as_of"),
+            access_tags=tuple(d.get("access_tags", ())),
+            kinds=tuple(d.get("kinds", ())),
+        )
+
+
+@dataclass(frozen=True)
+class Hit:
+    ref: CitationRef
+    score: float
+    retriever: str  # "bm25", "dense", "rrf", "sibling", "rerank", ...
+    rank: int = 0
+
+
+@dataclass(frozen=True)
+class Evidence:
+    sid: str  # "S1", "S2", ... in rank order
+    ref: CitationRef
+    title: str
+    text: str
+    status: str
+    binding: bool
+    source_url: str
+    score: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["ref"] = str(self.ref)
+        return d
+
+
+@dataclass(frozen=True)
+class CitedSentence:
+    text: str
+    refs: tuple[CitationRef, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "refs": [str(r) for r in self.refs]}
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Admitted units that disagree on a checked fact, and which prevails under a fixed rule."""
+
+    fact_kind: str
+    values: tuple[tuple[str, str], ...]  # (value, ref)
+    prevails: str | None  # ref that prevails, or None: "the documents diverge"
+    rule: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "fact_kind": self.fact_kind,
+            "values": [{"value": v, "ref": r} for v, r in self.values],
+            "prevails": self.prevails,
+            "rule": self.rule,
+        }
+
+
+@dataclass(frozen=True)
+class Answer:
+    question: str
+    sentences: tuple[CitedSentence, ...] = ()
+    evidence: tuple[Evidence, ...] = ()
+    refused: bool = False
+    refusal_reason: str = ""
+    conflicts: tuple[Conflict, ...] = ()
+    verdicts: tuple[dict[str, Any], ...] = ()
+    generator: str = ""
+    flags: tuple[str, ...] = ()
+    trace_id: str | None = None
+    perimeter: Perimeter = field(default_factory=Perimeter)
+
+    @property
+    def text(self) -> str:
+        if self.refused:
+            return REFUSAL
+        return " ".join(s.text for s in self.sentences)
+
+    def cited(self) -> tuple[CitationRef, ...]:
+        seen: dict[CitationRef, None] = {}
+        for s in self.sentences:
+            for r in s.refs:
+                seen[r] = None
+        return tuple(seen)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "answer": self.text,
+            "refused": self.refused,
+            "refusal_reason": self.refusal_reason,
+            "sentences": [s.to_dict() for s in self.sentences],
+            "evidence": [e.to_dict() for e in self.evidence],
+            "conflicts": [c.to_dict() for c in self.conflicts],
+            "verdicts": list(self.verdicts),
+            "generator": self.generator,
+            "flags": list(self.flags),
+            "trace_id": self.trace_id,
+            "perimeter": self.perimeter.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class AmendmentLink:
+    """One instruction of an amending act, e.g. 'Article 4 is replaced by the following:'."""
+
+    amending: CitationRef  # the amending act's unit that gives the instruction
+    target_act: str
+    target_unit: str | None  # None when unparsed
+    action: str  # replaced | inserted | deleted | added | amended | unparsed
+    applies_from: str | None  # ISO date of application, when known
+    new_text: str = ""
+    instruction: str = ""  # the drafting formula as written
+    reason: str = ""  # why it is unparsed
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["amending"] = str(self.amending)
+        return d
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A value extracted from a unit at ingest time (the structured numeric channel)."""
+
+    kind: str  # date, deadline, fine_amount, turnover_pct, threshold, percentage
+    value: str  # normalised value, e.g. "35000000", "7", "2026-08-02", "10^25"
+    unit: str  # EUR, %, days, months, FLOP, date
+    display: str  # the literal text as written in the unit
+    subject: str  # words around it
+    ref: CitationRef
+    start: int
+    end: int

@@ -1,0 +1,126 @@
+"""Safe reading of HTML/XML bytes and the text rules shared by every format parser.
+
+Entity resolution and network access are always off (no XXE, no billion laughs).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from lxml import etree, html
+
+from lexcite.errors import ParseError
+
+__all__ = ["read_html", "read_xml", "text_of", "norm_space", "eurlex_link", "classes"]
+
+_MAX_BYTES = 64 * 1024 * 1024
+_SPACE = re.compile(r"[\s\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
+_LANG3 = {"en": "EN", "nl": "NL", "it": "IT", "fr": "FR", "de": "DE", "es": "ES"}
+
+
+def _check_bytes(data: bytes, path: str | Path) -> str:
+    if not data or not data.strip():
+        raise ParseError(path, "byte 0", "the file is empty")
+    if len(data) > _MAX_BYTES:
+        raise ParseError(path, f"{len(data)} bytes", f"larger than {_MAX_BYTES} bytes")
+    head = data[:2048].decode("ascii", "replace").lower()
+    m = re.search(r"(?:charset|encoding)\s*=\s*[\"']?([a-z0-9_-]+)", head)
+    encoding = m.group(1) if m else "utf-8"
+    try:
+        return data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as e:
+        where = f"byte {getattr(e, 'start', 0)}"
+        raise ParseError(path, where, f"not valid {encoding} text (wrong encoding?)") from None
+
+
+def read_html(data: bytes, path: str | Path) -> html.HtmlElement:
+    """Parse (X)HTML bytes with a parser that never fetches or expands anything."""
+    text = _check_bytes(data, path)
+    # lxml refuses str input carrying an XML encoding declaration: strip it.
+    text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
+    parser = html.HTMLParser(no_network=True, remove_comments=True, remove_pis=True, default_doctype=False)
+    try:
+        root = html.document_fromstring(text, parser=parser)
+    except (etree.ParserError, ValueError) as e:
+        raise ParseError(path, "document", f"not parseable as HTML: {e}") from None
+    return root
+
+
+def read_xml(data: bytes, path: str | Path) -> etree._Element:
+    """Parse XML (Formex) with entities, DTDs and network access off."""
+    _check_bytes(data, path)
+    parser = etree.XMLParser(
+        resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False, huge_tree=False
+    )
+    try:
+        root = etree.fromstring(data, parser=parser)
+    except etree.XMLSyntaxError as e:
+        raise ParseError(path, f"line {e.lineno}", f"not well-formed XML (truncated?): {e.msg}") from None
+    if any(isinstance(n, etree._Entity) for n in root.iter()):
+        raise ParseError(path, "document", "declares entities; refusing to expand them")
+    return root
+
+
+def classes(el: etree._Element) -> set[str]:
+    return set((el.get("class") or "").split())
+
+
+def norm_space(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def _is_note_marker(el: etree._Element) -> bool:
+    """Footnote call-outs: <a href="#ntr1..">(<span class="oj-super oj-note-tag">1</span>)</a>."""
+    tag = el.tag if isinstance(el.tag, str) else ""
+    c = classes(el)
+    if "oj-note-tag" in c or "note-tag" in c or tag in ("NOTE",):
+        return True
+    href = el.get("href") or ""
+    return tag == "a" and (href.startswith("#ntr") or href.startswith("#ntc") or "footnote" in c)
+
+
+def _walk(el: etree._Element, out: list[str], skip: frozenset[str]) -> None:
+    if not isinstance(el.tag, str) or _is_note_marker(el):
+        if el.tail:
+            out.append(el.tail)
+        return
+    if el.tag in skip:
+        if el.tail:
+            out.append(el.tail)
+        return
+    superscript = el.tag in ("sup", "SUP") or "oj-super" in classes(el) or "super" in classes(el)
+    inner: list[str] = []
+    if el.text:
+        inner.append(el.text)
+    for child in el:
+        _walk(child, inner, skip)
+    chunk = "".join(inner)
+    if superscript and out and out[-1][-1:].isdigit() and chunk.strip().isdigit():
+        # An exponent: "10<sup>25</sup>" is 10^25, never 1025.
+        out.append("^" + chunk.strip())
+    else:
+        # Block elements (paragraphs, cells) are separated by a space.
+        if el.tag in ("p", "td", "div", "tr", "li", "br", "P", "ALINEA", "NP", "TXT", "ITEM"):
+            out.append(" ")
+        out.append(chunk)
+        if el.tag in ("p", "td", "div", "tr", "li", "P", "ALINEA", "NP", "ITEM"):
+            out.append(" ")
+    if el.tail:
+        out.append(el.tail)
+
+
+def text_of(el: etree._Element, skip: frozenset[str] = frozenset()) -> str:
+    """Readable text of an element: footnote markers out, exponents as ^, spaces normalised."""
+    out: list[str] = []
+    if el.text:
+        out.append(el.text)
+    for child in el:
+        _walk(child, out, skip)
+    return norm_space("".join(out))
+
+
+def eurlex_link(celex: str, language: str, anchor: str | None = None) -> str:
+    lang = _LANG3.get(language, language.upper())
+    url = f"https://eur-lex.europa.eu/legal-content/{lang}/TXT/HTML/?uri=CELEX:{celex}"
+    return f"{url}#{anchor}" if anchor else url
