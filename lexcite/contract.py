@@ -28,6 +28,8 @@ __all__ = [
     "AmendmentLink",
     "Fact",
     "REFUSAL",
+    "Candidate",
+    "SearchResult",
 ]
 
 UnitKind = Literal["recital", "article", "paragraph", "point", "annex", "section"]
@@ -332,3 +334,33 @@ class Fact:
     ref: CitationRef
     start: int
     end: int
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A unit that reached the final ranking, with the score each stage gave it."""
+
+    ref: CitationRef
+    title: str
+    text: str
+    status: str
+    binding: bool
+    source_url: str
+    score: float  # final score (rerank scale when reranking is on)
+    stage_scores: dict[str, float] = field(default_factory=dict)  # e.g. {"bm25": 12.1, "dense": 0.61, "rrf": ...}
+    via: str = "retrieved"  # "retrieved" or "sibling"
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What retrieval hands to answering and evaluation."""
+
+    query: str
+    perimeter: Perimeter
+    ranked: tuple[Candidate, ...]  # final order, before the threshold
+    admitted: tuple[Candidate, ...]  # those passing the calibrated threshold (top k)
+    threshold: float | None
+    abstained: bool  # nothing admitted
+    stage_hits: dict[str, tuple[Hit, ...]] = field(default_factory=dict)  # per retriever / stage
+    discarded: tuple[tuple[str, str], ...] = ()  # (ref, reason)
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per stage

@@ -1,0 +1,52 @@
+"""The typer app, consoles and the one place errors are turned into an exit code.
+
+Commands are thin shells over library functions: parse options, call one
+function, render. A LexciteError becomes one line on stderr and exit 1; any
+other exception is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import click
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn
+
+from lexcite.errors import LexciteError
+
+__all__ = ["app", "out", "err", "progress", "main"]
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Answers about EU law with checkable evidence.")
+out = Console()
+err = Console(stderr=True)
+_state = {"debug": False}
+
+
+@app.callback()
+def _root(debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks for errors.")] = False) -> None:
+    _state["debug"] = debug
+
+
+def progress() -> Progress:
+    """A progress bar on stderr, silent when stderr is not a terminal."""
+    return Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                    console=err, transient=True, disable=not err.is_terminal)
+
+
+def main() -> None:
+    try:
+        app(standalone_mode=False)
+    except LexciteError as e:
+        if _state["debug"]:
+            raise
+        err.print("error", style="red", end=" ")
+        err.print(f"{type(e).__name__}: {e}", markup=False, highlight=False)
+        sys.exit(1)
+    except click.exceptions.Abort:
+        sys.exit(130)
+    except click.ClickException as e:
+        e.show()
+        sys.exit(e.exit_code)

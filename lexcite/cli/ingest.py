@@ -1,0 +1,95 @@
+"""`lexcite ingest`, `acts`, `show`: local documents into the catalog, and reading it back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from lexcite.cli._app import app, err, out, progress
+from lexcite.contract import CitationRef
+from lexcite.errors import LexciteError
+from lexcite.ingest.catalog import Catalog
+from lexcite.ingest.load import Overrides, ingest_paths
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="XHTML/HTML files, Formex zips or folders.")],
+    celex: Annotated[str | None, typer.Option("--celex", help="CELEX number, overriding the document's.")] = None,
+    version: Annotated[str | None, typer.Option("--version", help="Version date YYYY-MM-DD.")] = None,
+    language: Annotated[str | None, typer.Option("--language", help="ISO 639-1 code, e.g. en.")] = None,
+    status: Annotated[str | None, typer.Option("--status", help="current, superseded or draft.")] = None,
+    guidance: Annotated[bool, typer.Option("--guidance", help="Mark as guidance (not binding).")] = False,
+    valid_from: Annotated[str | None, typer.Option("--valid-from", help="Start of validity YYYY-MM-DD.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per document.")] = False,
+) -> None:
+    """Ingest local EUR-Lex documents into the catalog.
+
+    Example: lexcite ingest ../shared/corpus/raw/32024R1689.oj.xhtml --json
+    """
+    overrides = Overrides(act=celex, version=version, language=language, binding=not guidance,
+                          status=status, valid_from=valid_from)
+    with Catalog() as catalog, progress() as bar:
+        task = bar.add_task("storing", total=None)
+        results = ingest_paths(
+            catalog, paths, overrides,
+            on_document=lambda p: bar.update(task, description=p.name, completed=0),
+            progress=lambda i, n: bar.update(task, completed=i, total=n),
+        )
+    for r in results:
+        if as_json:
+            print(json.dumps(r.to_dict(), ensure_ascii=False))
+        else:
+            counts = ", ".join(f"{n} {k}" for k, n in r.counts.items())
+            out.print(f"{r.action:9} {r.act}@{r.version} [{r.language}, {r.format}] {counts}")
+
+
+@app.command()
+def acts(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """List the catalog: acts, versions, status, validity and unit counts."""
+    with Catalog() as catalog:
+        rows = [(v, catalog.unit_counts(v.id)) for v in catalog.versions()]
+    if as_json:
+        print(json.dumps([{
+            "act": v.act, "version": v.version, "language": v.language, "format": v.format, "status": v.status,
+            "valid_from": v.valid_from, "valid_to": v.valid_to, "binding": v.binding, "title": v.title,
+            "sha256": v.sha256, "source": v.source, "units": counts,
+        } for v, counts in rows], ensure_ascii=False, indent=1))
+        return
+    table = Table("act", "version", "lang", "format", "status", "valid", "binding", "units", "title")
+    for v, counts in rows:
+        table.add_row(v.act, v.version, v.language, v.format, v.status,
+                      f"{v.valid_from} → {v.valid_to or ''}", "yes" if v.binding else "guidance",
+                      str(sum(counts.values())), v.title[:60])
+    out.print(table)
+
+
+@app.command()
+def show(
+    ref: Annotated[str, typer.Argument(help="e.g. 32024R1689#art_6.par_2 or 32024R1689@2024-07-12#art_6")],
+    language: Annotated[str | None, typer.Option("--language")] = None,
+    history: Annotated[bool, typer.Option("--history", help="Every version of the unit.")] = False,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Print one unit by citation reference (no version = the current one)."""
+    parsed = CitationRef.parse(ref)
+    with Catalog() as catalog:
+        records = catalog.history(parsed.act, parsed.unit, language) if history else [
+            catalog.resolve(parsed, language)]
+    if not records:
+        raise LexciteError(f"{ref}: no such unit in the catalog; see `lexcite acts`")
+    for rec in records:
+        u = rec.unit
+        if as_json:
+            print(json.dumps({**u.to_dict(), "ref": str(u.ref), "status": rec.status,
+                              "valid_from": rec.valid_from, "valid_to": rec.valid_to,
+                              "changed_by": rec.changed_by}, ensure_ascii=False))
+            continue
+        out.print(f"[bold]{u.ref}[/bold]  {u.title}")
+        out.print(f"version {u.version} ({u.language}), {rec.status}, in force {rec.valid_from} → "
+                  f"{rec.valid_to or 'open'}" + (f", changed by {rec.changed_by}" if rec.changed_by else ""))
+        out.print(u.text, markup=False)
+        out.print(f"[link={u.source_url}]{u.source_url}[/link]\n")

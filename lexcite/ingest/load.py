@@ -1,0 +1,127 @@
+"""From a path (file, Formex folder or zip) to a ParsedAct, and into the catalog."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from lexcite.contract import ParsedAct
+from lexcite.errors import FormatNotRecognised, ParseError
+from lexcite.ingest._markup import read_html, read_xml
+from lexcite.ingest.catalog import Catalog, Source, StoreResult
+from lexcite.ingest.detect import detect_html_format, detect_xml_format
+from lexcite.ingest.parse_consolidated import parse_consolidated
+from lexcite.ingest.parse_formex import formex_files_from_dir, formex_files_from_zip, parse_formex
+from lexcite.ingest.parse_oj import parse_oj
+from lexcite.ingest.parse_oj_old import parse_oj_old
+
+__all__ = ["Overrides", "read_document", "ingest_paths", "ingest_document", "package_sha256", "HTML_PARSERS"]
+
+HTML_PARSERS = {"oj": parse_oj, "oj_old": parse_oj_old, "consolidated": parse_consolidated}
+_SUFFIXES = {".xhtml", ".html", ".htm", ".xml", ".zip"}
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """What the command line says about a document; wins over what the document says."""
+
+    act: str | None = None
+    version: str | None = None
+    language: str | None = None
+    binding: bool = True
+    status: str | None = None
+    valid_from: str | None = None
+    access_tags: tuple[str, ...] = ()
+
+
+def package_sha256(files: dict[str, bytes]) -> str:
+    """Hash of a multi-file package by member names and contents (zips are rebuilt per request)."""
+    h = hashlib.sha256()
+    for name in sorted(files):
+        h.update(Path(name).name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+    return h.hexdigest()
+
+
+def _is_html(data: bytes) -> bool:
+    head = data[:4096].lower()
+    return b"<html" in head or b"<!doctype html" in head
+
+
+def read_document(path: Path, overrides: Overrides = Overrides()) -> tuple[ParsedAct, str]:
+    """Parse one document (file, Formex folder or Formex zip); returns it with its sha256."""
+    meta = {"act": overrides.act, "version": overrides.version, "language": overrides.language,
+            "binding": overrides.binding}
+    if path.is_dir():
+        files = formex_files_from_dir(path)
+        return parse_formex(files, path, **meta), package_sha256(files)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise ParseError(path, "file", f"cannot be read: {e.strerror}") from None
+    if data[:2] == b"PK":
+        files = formex_files_from_zip(data, path)
+        return parse_formex(files, path, **meta), package_sha256(files)
+    sha = hashlib.sha256(data).hexdigest()
+    if _is_html(data):
+        root = read_html(data, path)
+        return HTML_PARSERS[detect_html_format(root, path)](root, path, **meta), sha
+    if not data.lstrip()[:1] == b"<":
+        raise FormatNotRecognised(path, ["(X)HTML", "Formex XML", "Formex zip"], found="no markup at all")
+    detect_xml_format(read_xml(data, path), path)
+    return parse_formex({path.name: data}, path, **meta), sha
+
+
+def ingest_document(
+    catalog: Catalog,
+    path: Path,
+    overrides: Overrides = Overrides(),
+    source: Source | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> StoreResult:
+    parsed, sha = read_document(path, overrides)
+    if not overrides.binding and parsed.binding:
+        parsed = dataclasses.replace(parsed, binding=False, doc_kind="guidance")
+    src = source or Source(location=str(path.resolve()), sha256=sha)
+    return catalog.store(
+        parsed,
+        src,
+        status=overrides.status,
+        valid_from=overrides.valid_from,
+        access_tags=overrides.access_tags,
+        progress=progress,
+    )
+
+
+def _documents(paths: Iterable[Path]) -> list[Path]:
+    """Expand folders: a Formex folder is one document; otherwise every known file inside."""
+    out: list[Path] = []
+    for p in paths:
+        if not p.exists():
+            raise ParseError(p, "path", "does not exist")
+        if p.is_dir():
+            if any(f.name.endswith((".doc.fmx.xml", ".doc.xml")) for f in p.iterdir()):
+                out.append(p)
+            else:
+                out.extend(_documents(sorted(f for f in p.iterdir() if f.is_dir() or f.suffix in _SUFFIXES)))
+        else:
+            out.append(p)
+    return out
+
+
+def ingest_paths(
+    catalog: Catalog,
+    paths: Iterable[Path],
+    overrides: Overrides = Overrides(),
+    on_document: Callable[[Path], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[StoreResult]:
+    """Ingest each document in its own transaction; the first bad one stops the batch with its error."""
+    results = []
+    for doc in _documents(paths):
+        if on_document:
+            on_document(doc)
+        results.append(ingest_document(catalog, doc, overrides, progress=progress))
+    return results
