@@ -16,8 +16,15 @@ $(BIN)/.installed: pyproject.toml
 
 install: $(BIN)/.installed
 
+# Offline when CORPUS is a folder of EUR-Lex files (default: ../shared/corpus/raw), else from Cellar.
 demo: $(BIN)/.installed
-	CORPUS="$(CORPUS)" $(BIN)/python -m lexcite.demo
+ifneq ($(CORPUS),)
+	$(BIN)/lexcite ingest $(CORPUS)/32024R1689.oj.xhtml $(CORPUS)/32026R1744.oj.xhtml $(CORPUS)/32016R0679.oj.html
+else
+	$(BIN)/lexcite refresh
+endif
+	$(BIN)/lexcite acts
+	$(BIN)/lexcite show '32024R1689#art_51.par_2'
 
 test: $(BIN)/.installed
 	$(BIN)/pytest -q
