@@ -9,11 +9,13 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from lexcite.cli._app import app, err, out, progress
+from lexcite.cli._app import app, out, progress
 from lexcite.contract import CitationRef
 from lexcite.errors import LexciteError
 from lexcite.ingest.catalog import Catalog
 from lexcite.ingest.load import Overrides, ingest_paths
+from lexcite.ingest.refresh import refresh as refresh_acts
+
 
 @app.command()
 def ingest(
@@ -93,3 +95,27 @@ def show(
                   f"{rec.valid_to or 'open'}" + (f", changed by {rec.changed_by}" if rec.changed_by else ""))
         out.print(u.text, markup=False)
         out.print(f"[link={u.source_url}]{u.source_url}[/link]\n")
+
+
+@app.command()
+def refresh(
+    celex: Annotated[list[str] | None, typer.Argument(help="CELEX numbers; default: data/acts.toml.")] = None,
+    language: Annotated[list[str] | None, typer.Option("--language", help="ISO 639-1 code; repeatable.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print what changed as JSON.")] = False,
+) -> None:
+    """Fetch acts from Cellar, discover consolidated versions and amending acts, ingest what changed.
+
+    Example: lexcite refresh 32024R1689 --json
+    """
+    with Catalog() as catalog:
+        report = refresh_acts(catalog, celex or None, tuple(language) if language else None)
+    if as_json:
+        print(json.dumps([i.to_dict() for i in report.items], ensure_ascii=False, indent=1))
+    else:
+        for i in report.items:
+            what = f"{i.result.act}@{i.result.version}, {len(i.result.changed_units)} units changed" if i.result else ""
+            out.print(f"{i.action:12} {i.role:12} {i.celex} [{i.language}] {what} {i.error}", markup=False)
+    if report.failed:
+        raise LexciteError(f"{len(report.failed)} document(s) could not be refreshed: "
+                           + "; ".join(f"{i.celex}: {i.error}" for i in report.failed)
+                           + ". Everything else was stored; run `lexcite refresh` again later.")

@@ -1,0 +1,3 @@
+from lexcite.cli import main
+
+main()

@@ -1,0 +1,141 @@
+"""`lexcite refresh`: keep a set of acts current from Cellar.
+
+For each act: fetch it (conditionally, so an unchanged document costs a 304),
+discover its consolidated versions and the acts that amend it by SPARQL, and
+ingest what changed. Each document is stored in its own transaction, so a
+fault halfway leaves every earlier document stored and nothing half-written.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lexcite.errors import ConfigError, LexciteError
+from lexcite.ingest.catalog import Catalog, Source, StoreResult
+from lexcite.ingest.fetch import CellarClient
+from lexcite.ingest.load import Overrides, ingest_document
+from lexcite.ingest.sparql import SparqlClient
+
+__all__ = ["RefreshItem", "RefreshReport", "load_acts", "refresh", "ACTS_FILE"]
+
+ACTS_FILE = Path(__file__).resolve().parent.parent.parent / "data" / "acts.toml"
+
+
+@dataclass(frozen=True)
+class RefreshItem:
+    celex: str
+    language: str
+    role: str  # "act", "consolidated", "amending"
+    action: str  # new, updated, unchanged, not_modified, failed
+    url: str = ""
+    result: StoreResult | None = None
+    error: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {"celex": self.celex, "language": self.language, "role": self.role, "action": self.action,
+             "url": self.url}
+        if self.result:
+            d.update(act=self.result.act, version=self.result.version, units=self.result.counts,
+                     changed_units=list(self.result.changed_units))
+        if self.error:
+            d["error"] = self.error
+        return d
+
+
+@dataclass
+class RefreshReport:
+    items: list[RefreshItem] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[RefreshItem]:
+        return [i for i in self.items if i.action == "failed"]
+
+    @property
+    def changed(self) -> list[RefreshItem]:
+        return [i for i in self.items if i.action in ("new", "updated")]
+
+
+def load_acts(path: Path = ACTS_FILE) -> list[tuple[str, tuple[str, ...]]]:
+    """The acts to keep current: [(celex, languages)] from data/acts.toml."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(f"{path}: cannot read the list of acts ({e})") from None
+    acts = []
+    for n, entry in enumerate(data.get("act", []), start=1):
+        if "celex" not in entry:
+            raise ConfigError(f"{path}: [[act]] number {n} has no celex")
+        acts.append((entry["celex"], tuple(entry.get("languages", ["en"]))))
+    return acts
+
+
+def _fetch_and_store(catalog: Catalog, cellar: CellarClient, celex: str, language: str, role: str,
+                     valid_from: str | None = None) -> RefreshItem:
+    key = f"{celex}/{language}"
+    last = catalog.last_fetch(key)
+    fetched = cellar.fetch(
+        celex, language,
+        etag=last["etag"] if last else None,
+        last_modified=last["last_modified"] if last else None,
+    )
+    if fetched.not_modified or fetched.path is None:
+        return RefreshItem(celex, language, role, "not_modified", fetched.final_url)
+    source = Source(location=fetched.final_url, sha256=fetched.sha256, raw_path=str(fetched.path),
+                    etag=fetched.etag, last_modified=fetched.last_modified, headers=fetched.headers,
+                    fetched_at=fetched.fetched_at)
+    result = ingest_document(catalog, fetched.path, Overrides(language=language, valid_from=valid_from),
+                             source=source)
+    # Only a stored document counts as fetched: a failed parse is retried next time.
+    catalog.record_fetch(key, fetched.final_url, fetched.etag, fetched.last_modified, fetched.sha256,
+                         fetched.fetched_at)
+    return RefreshItem(celex, language, role, result.action, fetched.final_url, result)
+
+
+def _guarded(report: RefreshReport, celex: str, language: str, role: str, run: Any) -> None:
+    try:
+        report.items.append(run())
+    except LexciteError as e:
+        report.items.append(RefreshItem(celex, language, role, "failed", error=f"{type(e).__name__}: {e}"))
+
+
+def refresh(
+    catalog: Catalog,
+    celexes: list[str] | None = None,
+    languages: tuple[str, ...] | None = None,
+    cellar: CellarClient | None = None,
+    sparql: SparqlClient | None = None,
+) -> RefreshReport:
+    """Fetch each act, its consolidated versions and its amending acts; ingest what changed."""
+    cellar = cellar or CellarClient()
+    sparql = sparql or SparqlClient()
+    targets = [(c, languages or ("en",)) for c in celexes] if celexes else load_acts()
+    if languages and not celexes:
+        targets = [(c, languages) for c, _ in targets]
+    report = RefreshReport()
+    seen: set[tuple[str, str]] = set()
+
+    def once(celex: str, lang: str, role: str, valid_from: str | None = None) -> None:
+        if (celex, lang) in seen:
+            return
+        seen.add((celex, lang))
+        _guarded(report, celex, lang, role,
+                 lambda: _fetch_and_store(catalog, cellar, celex, lang, role, valid_from))
+
+    for celex, langs in targets:
+        for lang in langs:
+            once(celex, lang, "act")
+        try:
+            consolidated = sparql.consolidated_versions(celex)
+            amending = sparql.amending_acts(celex)
+        except LexciteError as e:
+            report.items.append(RefreshItem(celex, "", "discovery", "failed", error=f"{type(e).__name__}: {e}"))
+            continue
+        for lang in langs:
+            for cons in consolidated:
+                once(cons.celex, lang, "consolidated", cons.valid_from)
+            for act in amending:
+                once(act.celex, lang, "amending")
+    return report
