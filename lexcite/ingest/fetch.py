@@ -14,6 +14,7 @@ with exponential backoff, honouring Retry-After; what still fails raises
 from __future__ import annotations
 
 import hashlib
+import http.client
 import io
 import os
 import re
@@ -49,6 +50,9 @@ __all__ = [
     "Fetched",
     "FORMATS",
     "LANGUAGES",
+    "Throttle",
+    "request",
+    "choose_item",
     "RETRY_STATUSES",
     "http_pool",
     "language_code",
@@ -165,7 +169,7 @@ def request(
         )
     except MaxRetryError as e:
         retry = pool.connection_pool_kw.get("retries")
-        attempts = retry.total + 1 if isinstance(retry, Retry) and retry.total else 1
+        attempts = (retry.total or 0) + 1 if isinstance(retry, Retry) else 1
         raise FetchError(url, _error_reason(e.reason, pool), None, attempts) from e
     except HTTPError as e:  # raised outside the retry loop (should not happen with a Retry)
         raise FetchError(url, _error_reason(e, pool)) from e
@@ -178,12 +182,16 @@ def _error_reason(err: BaseException | None, pool: urllib3.PoolManager) -> str:
     if isinstance(err, ReadTimeoutError):
         read = timeout.read_timeout if isinstance(timeout, Timeout) else None
         return f"no answer within the read timeout of {read}s (timed out)"
+    if isinstance(err, NewConnectionError):  # before ConnectTimeoutError: urllib3 derives it from that
+        return f"could not connect ({err})"
     if isinstance(err, ConnectTimeoutError):
         return f"could not connect within {timeout.connect_timeout if isinstance(timeout, Timeout) else '?'}s"
-    if isinstance(err, NewConnectionError):
-        return f"could not connect ({err})"
     if isinstance(err, ProtocolError):
-        return f"the connection broke or the body was truncated before Content-Length was reached ({err})"
+        cause = err.args[1] if len(err.args) > 1 else err
+        if isinstance(cause, http.client.IncompleteRead):  # urllib3's IncompleteRead is one too
+            got = cause.partial if isinstance(cause.partial, int) else len(cause.partial)
+            return f"the body was truncated: {got} bytes arrived, {cause.expected} more were announced"
+        return f"the connection broke ({cause})"
     if isinstance(err, ResponseError):
         return str(err)
     return f"request failed ({err})"
@@ -252,7 +260,7 @@ def choose_item(base_url: str, resp: urllib3.BaseHTTPResponse) -> str | None:
 
     Alternatives are read from the body's links, then the Link and Location headers.
     """
-    body = resp.data[:1 << 20].decode("utf-8", "replace")
+    body = resp.data[: 1 << 20].decode("utf-8", "replace")
     listed = [unescape(h) for h in _HREF.findall(body)]
     listed += _LINK.findall(resp.headers.get("Link", ""))
     listed += [resp.headers["Location"]] if resp.headers.get("Location") else []
@@ -325,29 +333,27 @@ class CellarClient:
         )
 
     def _fetch_one(self, celex: str, lang2: str, fmt: str, work_url: str, headers: dict[str, str]) -> Fetched:
-        url = work_url
+        url, hops = work_url, 0
         resp, attempts = request(self._pool, self._throttle, "GET", url, headers)
-        for _hop in range(_MAX_HOPS):
+        while resp.status == 300 or resp.status in _REDIRECTS:
+            if hops == _MAX_HOPS:
+                raise FetchError(work_url, f"more than {_MAX_HOPS} redirects", resp.status)
             if resp.status == 300:
                 nxt = choose_item(url, resp)
                 if nxt is None:
                     raise FetchError(url, "300 Multiple Choices without a DOC_1 item among the alternatives", 300)
-            elif resp.status in _REDIRECTS:
-                if not resp.headers.get("Location"):
-                    raise FetchError(url, "redirect without a Location header", resp.status)
+            elif resp.headers.get("Location"):
                 nxt = urljoin(url, resp.headers["Location"])
             else:
-                break
-            url = nxt
+                raise FetchError(url, "redirect without a Location header", resp.status)
+            url, hops = nxt, hops + 1
             resp, attempts = request(self._pool, self._throttle, "GET", url, headers)
-        else:
-            raise FetchError(work_url, f"more than {_MAX_HOPS} redirects", resp.status)
 
         status = resp.status
         if status == 404 and url == work_url:
             raise FetchError(url, f"CELEX {celex} is unknown to Cellar", 404, attempts)
         if status in (404, 406, 415):
-            raise _FormatUnavailable(f"HTTP {status} at {url}")
+            raise _FormatUnavailable(f"HTTP {status}" + (f" at {url}" if url != work_url else ""))
         common = dict(
             celex=celex,
             language=lang2,
