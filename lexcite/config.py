@@ -5,10 +5,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["home", "cellar_url", "sparql_url", "chroma_url", "corpus_dir", "USER_AGENT"]
+__all__ = ["home", "cellar_url", "sparql_url", "chroma_url", "corpus_dir", "anthropic_api_key", "claude_model",
+           "USER_AGENT", "DEFAULT_CLAUDE_MODEL"]
 
 USER_AGENT = "lexcite/0.1 (EU legislation Q&A with verifiable citations; +https://github.com/lexcite)"
 _DEFAULT_CELLAR = "https://publications.europa.eu"
+# A current Sonnet-class model; override with LEXCITE_CLAUDE_MODEL.
+DEFAULT_CLAUDE_MODEL = "claude-sonnet-5-5"
 
 
 def home() -> Path:
@@ -34,3 +37,12 @@ def corpus_dir() -> Path | None:
     here = Path(__file__).resolve().parent.parent
     path = Path(os.environ.get("LEXCITE_CORPUS", here.parent / "shared" / "corpus" / "raw"))
     return path if path.is_dir() else None
+
+
+def anthropic_api_key() -> str | None:
+    """ANTHROPIC_API_KEY; its presence turns the Claude generator on (DESIGN: 'Where things live')."""
+    return os.environ.get("ANTHROPIC_API_KEY") or None
+
+
+def claude_model() -> str:
+    return os.environ.get("LEXCITE_CLAUDE_MODEL") or DEFAULT_CLAUDE_MODEL

@@ -42,8 +42,8 @@ def main() -> None:
     except LexciteError as e:
         if _state["debug"]:
             raise
-        err.print("error", style="red", end=" ")
-        err.print(f"{type(e).__name__}: {e}", markup=False, highlight=False)
+        # One plain line, never wrapped, so it can be grepped and logged.
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         sys.exit(1)
     except click.exceptions.Abort:
         sys.exit(130)

@@ -83,6 +83,12 @@ def _is_note_marker(el: etree._Element) -> bool:
 def _walk(el: etree._Element, out: list[str], skip: frozenset[str]) -> None:
     if not isinstance(el.tag, str) or _is_note_marker(el):
         if el.tail:
+            if isinstance(el.tag, str) and el.tail[:1] in ",.;:)":
+                # "the Council <a>(58)</a>, the" -> "the Council, the", not "the Council , the"
+                while out and not out[-1].strip():
+                    out.pop()
+                if out:
+                    out[-1] = out[-1].rstrip()
             out.append(el.tail)
         return
     if el.tag in skip:

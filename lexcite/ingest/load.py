@@ -13,6 +13,7 @@ from lexcite.errors import FormatNotRecognised, ParseError
 from lexcite.ingest._markup import read_html, read_xml
 from lexcite.ingest.catalog import Catalog, Source, StoreResult
 from lexcite.ingest.detect import detect_html_format, detect_xml_format
+from lexcite.ingest.fetch import zip_members_sha256
 from lexcite.ingest.parse_consolidated import parse_consolidated
 from lexcite.ingest.parse_formex import formex_files_from_dir, formex_files_from_zip, parse_formex
 from lexcite.ingest.parse_oj import parse_oj
@@ -63,8 +64,14 @@ def read_document(path: Path, overrides: Overrides = Overrides()) -> tuple[Parse
         raise ParseError(path, "file", f"cannot be read: {e.strerror}") from None
     if data[:2] == b"PK":
         files = formex_files_from_zip(data, path)
-        return parse_formex(files, path, **meta), package_sha256(files)
+        # Same hash as a fetched zip, so a refresh and a local ingest of one package agree.
+        return parse_formex(files, path, **meta), zip_members_sha256(data)
+    if not data.strip():
+        raise ParseError(path, "byte 0", "the file is empty")
     sha = hashlib.sha256(data).hexdigest()
+    if b"\x00" in data[:4096]:
+        at = data.index(b"\x00")
+        raise ParseError(path, f"byte {at}", "NUL bytes in the text: wrong encoding (UTF-16?) or not a text file")
     if _is_html(data):
         root = read_html(data, path)
         return HTML_PARSERS[detect_html_format(root, path)](root, path, **meta), sha

@@ -30,7 +30,7 @@ class TestIngest:
         docs = [json.loads(line) for line in r.stdout.splitlines()]
         assert [(d["act"], d["version"], d["format"], d["language"]) for d in docs] == [
             ("32024R1689", "2024-07-12", "oj", "en"),
-            ("32024R2977", "2024-11-28", "oj", "en"),
+            ("32024R2977", "2024-12-04", "oj", "en"),
         ]
         assert docs[0]["units"]["recital"] == 180
         assert docs[0]["units"]["article"] == 113
@@ -63,9 +63,9 @@ class TestBadInput:
     @pytest.mark.parametrize(
         "name, content, message",
         [
-            ("empty.xhtml", b"", "empty"),
+            ("empty.xhtml", b"", "file is empty"),
             ("latin1.html", "<html><body><p class='oj-ti-art'>Artikel 1 \u00e9</p></body></html>".encode("utf-16"),
-             "encoding"),
+             "wrong encoding"),
             ("notes.txt", b"just some words", "no markup"),
         ],
     )

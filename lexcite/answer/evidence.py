@@ -1,0 +1,78 @@
+"""From retrieval's admitted candidates to numbered evidence, and the fixed refusal when there is none.
+
+Invariant 2: no evidence, no answer. When nothing passed the calibrated
+threshold, the answer is `REFUSAL` decided here, in code, with the perimeter
+that was searched; no generator is called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lexcite.contract import REFUSAL, Answer, Evidence, Perimeter, SearchResult
+
+__all__ = ["build_evidence", "describe_perimeter", "no_evidence_answer", "refused_answer", "REFUSAL"]
+
+
+def build_evidence(result: SearchResult) -> tuple[Evidence, ...]:
+    """S1, S2, ... in rank order over the admitted candidates; a unit admitted twice counts once."""
+    out: list[Evidence] = []
+    seen = set()
+    for c in result.admitted:
+        if c.ref in seen:
+            continue
+        seen.add(c.ref)
+        out.append(Evidence(
+            sid=f"S{len(out) + 1}",
+            ref=c.ref,
+            title=c.title,
+            text=c.text,
+            status=c.status,
+            binding=c.binding,
+            source_url=c.source_url,
+            score=c.score,
+        ))
+    return tuple(out)
+
+
+def describe_perimeter(p: Perimeter) -> str:
+    """The perimeter in words, for refusals and traces: 'acts 32024R1689; language en; current versions; ...'."""
+    parts = [
+        f"acts {', '.join(p.acts)}" if p.acts else "all acts in the catalog",
+        f"language {p.language}" if p.language else "every language",
+        "current and superseded versions" if p.include_superseded else "current versions only",
+        f"in force on {p.effective_date()}" if not (p.include_superseded and p.as_of is None) else "any date",
+        "binding texts only" if p.binding_only else "binding texts and guidance",
+    ]
+    if p.access_tags:
+        parts.append(f"access tags {', '.join(p.access_tags)}")
+    if p.kinds:
+        parts.append(f"unit kinds {', '.join(p.kinds)}")
+    return "; ".join(parts)
+
+
+def refused_answer(question: str, perimeter: Perimeter, reason: str, *, evidence: Sequence[Evidence] = (),
+                   generator: str = "", flags: Sequence[str] = (), verdicts: Sequence[dict] = ()) -> Answer:
+    """A refusal: the fixed text `REFUSAL`, with the reason recorded (never a partial answer)."""
+    return Answer(
+        question=question,
+        evidence=tuple(evidence),
+        refused=True,
+        refusal_reason=reason,
+        verdicts=tuple(verdicts),
+        generator=generator,
+        flags=tuple(dict.fromkeys(flags)),
+        perimeter=perimeter,
+    )
+
+
+def no_evidence_answer(question: str, result: SearchResult) -> Answer:
+    """Invariant 2: nothing admitted -> the fixed refusal, naming what was searched and why nothing qualified."""
+    if not result.ranked:
+        why = "no unit in the perimeter matched the question"
+    else:
+        best = max(c.score for c in result.ranked)
+        why = f"no unit passed the relevance threshold ({len(result.ranked)} ranked"
+        why += f", best score {best:.3f} below {result.threshold:.3f})" if result.threshold is not None else ")"
+    reason = f"{REFUSAL} Searched: {describe_perimeter(result.perimeter)}. Why: {why}."
+    return refused_answer(question, result.perimeter, reason, flags=("no_evidence",))

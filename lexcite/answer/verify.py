@@ -1,0 +1,185 @@
+"""The verifier: an answer is shown only when every sentence is supported by what it cites (invariant 3).
+
+For each sentence of the draft:
+
+1. it carries at least one citation (`[S1]`);
+2. every cited id is in this question's evidence, and its unit lies inside the perimeter;
+3. every date, amount, percentage, period, power, number, act number and
+   article/annex reference in it appears in the text of the units it cites,
+   compared by normalised value (`lexcite.values`): "EUR 35 000 000" matches
+   "EUR 35,000,000" and "35 000 000 EUR", "7 %" matches "7 per cent", a
+   different value never matches. A reference such as "Article 6(2)" is
+   supported when a cited text refers to Article 6(2) (or to a part of it), or
+   when a cited unit is itself on that branch (art_6, art_6.par_2, art_6.par_2.pnt_a).
+
+One failing sentence refuses the whole answer; the verdict of every sentence
+is kept for the trace. Nothing here repairs or rewrites a sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from lexcite.answer.draft import parse_draft
+from lexcite.contract import CitationRef, CitedSentence, Evidence, Perimeter
+from lexcite.values import Value, act_numbers, number_forms, read_values, resolve_relative
+
+__all__ = ["Verdict", "Verification", "verify", "check_values", "outside_perimeter", "SupportIndex"]
+
+_BRANCH_PREFIXES = ("art_", "anx_", "rct_")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    index: int
+    sentence: str
+    sids: tuple[str, ...]
+    refs: tuple[str, ...]
+    ok: bool
+    reasons: tuple[str, ...] = ()
+    values: tuple[dict[str, Any], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "sentence": self.sentence,
+            "sids": list(self.sids),
+            "refs": list(self.refs),
+            "ok": self.ok,
+            "reasons": list(self.reasons),
+            "values": list(self.values),
+        }
+
+
+@dataclass(frozen=True)
+class Verification:
+    sentences: tuple[CitedSentence, ...]
+    verdicts: tuple[Verdict, ...]
+    ok: bool
+    reason: str = ""  # the first failure, in words; empty when ok
+    flags: tuple[str, ...] = field(default_factory=tuple)
+
+    def verdict_dicts(self) -> tuple[dict[str, Any], ...]:
+        return tuple(v.to_dict() for v in self.verdicts)
+
+
+class SupportIndex:
+    """What one cited unit offers as support: its values, numbers and references."""
+
+    def __init__(self, ev: Evidence):
+        self.ref = ev.ref
+        values = read_values(ev.text)
+        self.keys = {v.key() for v in values}
+        self.dates = {v.value for v in values if v.kind == "date"}
+        self.months = {v.value for v in values if v.kind == "month"} | {d[:7] for d in self.dates}
+        self.amounts = {v.value for v in values if v.kind == "amount"}
+        self.numbers = number_forms(ev.text)
+        self.acts = {v.value for v in values if v.kind == "act"} | act_numbers(ev.ref.act)
+        self.refs = set()
+        for v in values:
+            if v.kind == "ref":
+                self.refs.add(resolve_relative(v.value, ev.ref.unit) if v.unit == "rel" else v.value)
+
+    def supports(self, v: Value) -> bool:
+        if v.kind == "date":
+            return v.value in self.dates
+        if v.kind == "month":
+            return v.value in self.months
+        if v.kind == "amount":
+            # A bare grouped number in the text ("35 000 000") supports the same amount in euro.
+            return v.value in self.amounts or (len(v.value) >= 4 and v.value in self.numbers)
+        if v.kind in ("percent", "period", "power"):
+            return v.key() in self.keys
+        if v.kind == "act":
+            return v.value in self.acts
+        if v.kind == "number":
+            return v.value in self.numbers
+        if v.kind == "ref":
+            path = resolve_relative(v.value, self.ref.unit) if v.unit == "rel" else v.value
+            own = self.ref.unit
+            if path.startswith(_BRANCH_PREFIXES) and (
+                own == path or own.startswith(path + ".") or path.startswith(own + ".")
+            ):
+                return True  # the cited unit is itself that provision, a part of it, or contains it
+            return any(r == path or r.startswith(path + ".") for r in self.refs)
+        return False
+
+
+def check_values(sentence: str, cited: Sequence[Evidence],
+                 cache: dict[CitationRef, SupportIndex] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+    """Each value of `sentence` with whether a cited unit supports it; and the failures in words."""
+    cache = {} if cache is None else cache
+    indexes = []
+    for ev in cited:
+        if ev.ref not in cache:
+            cache[ev.ref] = SupportIndex(ev)
+        indexes.append(cache[ev.ref])
+    results, failures = [], []
+    for v in read_values(sentence):
+        ok = any(ix.supports(v) for ix in indexes)
+        results.append({"text": v.text, "kind": v.kind, "value": v.value, "ok": ok})
+        if not ok:
+            failures.append(f"{v.kind} '{v.text}' does not appear in the cited text")
+    return results, failures
+
+
+def outside_perimeter(e: Evidence, perimeter: Perimeter) -> str | None:
+    """Why an evidence unit lies outside the perimeter, judged from what Evidence carries; None when inside."""
+    if perimeter.acts and e.ref.act not in perimeter.acts:
+        return f"act {e.ref.act} is not among {', '.join(perimeter.acts)}"
+    if perimeter.binding_only and not e.binding:
+        return "guidance in a binding-only perimeter"
+    if e.status == "draft":
+        return "a draft version"
+    if e.status == "superseded" and not (perimeter.include_superseded or perimeter.as_of):
+        return "a superseded version"
+    return None
+
+
+def verify(
+    text: str,
+    evidence: Sequence[Evidence],
+    perimeter: Perimeter,
+    inside: Callable[[CitationRef], bool] | None = None,
+) -> Verification:
+    """Check a draft's text against this question's evidence; `inside` asks the catalog about the perimeter."""
+    by_sid = {e.sid: e for e in evidence}
+    cache: dict[CitationRef, SupportIndex] = {}
+    sentences: list[CitedSentence] = []
+    verdicts: list[Verdict] = []
+    for i, ds in enumerate(parse_draft(text)):
+        reasons: list[str] = []
+        cited: list[Evidence] = []
+        if not ds.sids:
+            reasons.append("no citation")
+        for sid in ds.sids:
+            ev = by_sid.get(sid)
+            if ev is None:
+                reasons.append(f"cites {sid}, which is not in the evidence for this question")
+                continue
+            why = outside_perimeter(ev, perimeter)
+            if why is None and inside is not None and not inside(ev.ref):
+                why = "outside the perimeter in the catalog"
+            if why:
+                reasons.append(f"cites {ev.ref}: {why}")
+                continue
+            cited.append(ev)
+        values: list[dict[str, Any]] = []
+        if cited:
+            values, failures = check_values(ds.text, cited, cache)
+            reasons.extend(failures)
+        elif ds.sids and not reasons:
+            reasons.append("cites nothing usable")
+        refs = tuple(str(e.ref) for e in cited)
+        verdicts.append(Verdict(i, ds.text, ds.sids, refs, not reasons, tuple(reasons), tuple(values)))
+        sentences.append(CitedSentence(ds.text, tuple(e.ref for e in cited)))
+    if not verdicts:
+        return Verification((), (), False, "the generator returned no sentence", ("verification_failed",))
+    bad = [v for v in verdicts if not v.ok]
+    if bad:
+        first = bad[0]
+        reason = f"sentence {first.index + 1} failed verification: {first.reasons[0]}"
+        return Verification(tuple(sentences), tuple(verdicts), False, reason, ("verification_failed",))
+    return Verification(tuple(sentences), tuple(verdicts), True)

@@ -1,0 +1,50 @@
+"""The perimeter options every question-taking command shares (`search`, `ask`, `eval`).
+
+Declare the parameters with these annotated types, then build the Perimeter with
+`perimeter_from_options(...)`::
+
+    @app.command()
+    def ask(question: str, act: ActOpt = None, language: LanguageOpt = "en", as_of: AsOfOpt = None,
+            include_superseded: SupersededOpt = False, binding_only: BindingOpt = False,
+            access_tag: AccessTagOpt = None) -> None:
+        perimeter = perimeter_from_options(act, language, as_of, include_superseded, binding_only, access_tag)
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from lexcite.contract import Perimeter, is_celex
+from lexcite.errors import ConfigError
+
+__all__ = ["ActOpt", "LanguageOpt", "AsOfOpt", "SupersededOpt", "BindingOpt", "AccessTagOpt",
+           "perimeter_from_options"]
+
+ActOpt = Annotated[list[str] | None, typer.Option("--act", help="Only this act (CELEX); repeat for several.")]
+LanguageOpt = Annotated[str, typer.Option("--language", help="ISO 639-1 language of the texts; 'any' for all.")]
+AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="The law as in force on this date (YYYY-MM-DD); "
+                                                               "default today.")]
+SupersededOpt = Annotated[bool, typer.Option("--include-superseded", help="Also search superseded versions.")]
+BindingOpt = Annotated[bool, typer.Option("--binding-only", help="Legislation only, no guidance.")]
+AccessTagOpt = Annotated[list[str] | None, typer.Option("--access-tag", help="An access tag you hold; repeatable.")]
+
+
+def perimeter_from_options(act: list[str] | None = None, language: str = "en", as_of: str | None = None,
+                           include_superseded: bool = False, binding_only: bool = False,
+                           access_tag: list[str] | None = None) -> Perimeter:
+    """The Perimeter the shared options describe.
+
+    Raises:
+        ConfigError: a CELEX or a date that does not parse.
+    """
+    for a in act or ():
+        if not is_celex(a):
+            raise ConfigError(f"--act {a!r} is not a CELEX number like 32024R1689")
+    try:
+        return Perimeter(acts=tuple(act or ()), language=None if language in ("any", "") else language,
+                         include_superseded=include_superseded, binding_only=binding_only, as_of=as_of,
+                         access_tags=tuple(access_tag or ()))
+    except ValueError as e:
+        raise ConfigError(f"--as-of: {e}") from None

@@ -1,0 +1,133 @@
+"""`lexcite index`, `calibrate`, `search`: build the index, set the abstention line, query it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from lexcite.cli._app import app, err, out, progress
+from lexcite.cli._options import (
+    AccessTagOpt,
+    ActOpt,
+    AsOfOpt,
+    BindingOpt,
+    LanguageOpt,
+    SupersededOpt,
+    perimeter_from_options,
+)
+from lexcite.contract import SearchResult
+
+
+@app.command()
+def index(
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Drop the index and embed everything again.")] = False,
+    embedder: Annotated[str | None, typer.Option("--embedder", help="minilm, use, e5 or st:<model>; default: "
+                                                                      "the index's, else minilm.")] = None,
+    reranker: Annotated[str | None, typer.Option("--reranker", help="none, embedder:<name> or "
+                                                                     "cross-encoder:<name or path>.")] = None,
+    golden: Annotated[Path | None, typer.Option("--golden", help="Golden set to calibrate on (dev split).")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Index the catalog for search (only changed units are re-embedded), then calibrate.
+
+    Example: lexcite ingest ../shared/corpus/raw/32024R1689.oj.xhtml && lexcite index
+    """
+    from lexcite.index.build import build
+
+    with progress() as bar:
+        task = bar.add_task("indexing", total=None)
+        report = build(rebuild=rebuild, embedder=embedder, reranker=reranker, golden=golden,
+                       progress=lambda what, i, n: bar.update(task, description=what, completed=i, total=n))
+    if as_json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False))
+        return
+    out.print(f"{report.passages} passages ({report.chunks} chunks) with {report.embedder}, reranker "
+              f"{report.reranker}: {report.embedded} embedded, {report.metadata_updated} re-tagged, "
+              f"{report.removed} removed, {report.unchanged} unchanged in {report.seconds:.1f} s")
+    if report.calibration is not None:
+        _print_calibration(report.calibration)
+    for note in report.notes:
+        err.print(note, markup=False)
+
+
+def _print_calibration(c: object) -> None:
+    d = c.to_dict()  # type: ignore[attr-defined]
+    out.print(f"threshold {d['threshold']:.4f} ({d['scale']}) for {d['stages']}: abstains on "
+              f"{d['correct_abstentions']}/{d['abstain']} abstain and {d['wrong_abstentions']}/{d['answerable']} "
+              f"answerable dev questions ({d['golden']})")
+
+
+@app.command()
+def calibrate(
+    golden: Annotated[Path | None, typer.Option("--golden", help="Golden set (JSON Lines); dev split only.")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Recalibrate the abstention threshold on the dev questions of a golden set."""
+    from lexcite.index.calibrate import calibrate as run
+
+    c = run(golden)
+    if as_json:
+        print(json.dumps(c.to_dict(), ensure_ascii=False))
+    else:
+        _print_calibration(c)
+
+
+@app.command()
+def search(
+    question: Annotated[str, typer.Argument(help="The question, in words.")],
+    k: Annotated[int, typer.Option("--k", help="How many units to admit.")] = 6,
+    act: ActOpt = None,
+    language: LanguageOpt = "en",
+    as_of: AsOfOpt = None,
+    include_superseded: SupersededOpt = False,
+    binding_only: BindingOpt = False,
+    access_tag: AccessTagOpt = None,
+    no_threshold: Annotated[bool, typer.Option("--no-threshold", help="Rank only; never abstain.")] = False,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help="Also list discarded candidates and why.")] = False,
+) -> None:
+    """Rank the units that answer a question, with the score each stage gave them.
+
+    Example: lexcite search "Which AI practices are prohibited?" --act 32024R1689 --explain
+    """
+    from lexcite.index.search import Searcher, Stages, stage_table
+
+    perimeter = perimeter_from_options(act, language, as_of, include_superseded, binding_only, access_tag)
+    with Searcher() as searcher:
+        result = searcher.search(question, perimeter, k=k, stages=replace(Stages(), threshold=not no_threshold))
+    rows = stage_table(result)
+    if as_json:
+        print(json.dumps({"query": question, "perimeter": perimeter.to_dict(), "threshold": result.threshold,
+                          "abstained": result.abstained, "ranked": rows[:k] if not explain else rows,
+                          "discarded": [{"ref": r, "reason": why} for r, why in result.discarded] if explain else [],
+                          "timings_ms": {s: round(v * 1000, 2) for s, v in result.timings.items()}},
+                         ensure_ascii=False))
+        return
+    _print_result(result, rows, k, explain)
+
+
+def _print_result(result: SearchResult, rows: list[dict], k: int, explain: bool) -> None:
+    if result.abstained:
+        line = f"threshold {result.threshold:.4f}" if result.threshold is not None else "no candidate"
+        out.print(f"[yellow]nothing admitted[/yellow] ({line}): the documents in this perimeter do not answer it")
+    table = Table("#", "reference", "title", "score", "stages", "link")
+    for row in rows[:k]:
+        stages = " ".join(f"{s}={v:.3g}" for s, v in row["stages"].items() if s != "sibling_of")
+        mark = "" if row["admitted"] else " [dim](below threshold)[/dim]"
+        via = " [dim]sibling[/dim]" if row["via"] == "sibling" else ""
+        table.add_row(str(row["rank"]), row["ref"] + via, (row["title"] or "")[:50], f"{row['score']:.4f}{mark}",
+                      stages, row["link"])
+    out.print(table)
+    if result.threshold is not None:
+        out.print(f"threshold {result.threshold:.4f}; {len(result.admitted)} admitted")
+    if explain:
+        out.print("[bold]discarded[/bold]")
+        for ref, why in result.discarded:
+            out.print(f"  {ref}: {why}", markup=False, highlight=False)
+        times = ", ".join(f"{s} {v * 1000:.1f} ms" for s, v in result.timings.items())
+        out.print(f"[dim]{times}[/dim]")

@@ -1,0 +1,109 @@
+"""Answer-quality measures for one answer against its golden question (pure functions).
+
+Each returns None where the measure does not apply (no key facts, a refusal,
+a question that is not a conflict), so that means are taken only over the
+questions a measure is about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from lexcite.answer.verify import check_values, outside_perimeter
+from lexcite.contract import Answer, CitationRef, Evidence, Perimeter
+from lexcite.errors import CitationError
+from lexcite.eval.golden import GoldenQuestion
+from lexcite.eval.metrics import contains
+
+__all__ = [
+    "SupportCheck",
+    "key_fact_share",
+    "citations_valid",
+    "verifier_support",
+    "citation_support",
+    "conflict_both_shown",
+    "cites_superseded_as_current",
+]
+
+# (sentence text, the evidence it cites) -> whether its values appear in those units
+SupportCheck = Callable[[str, Sequence[Evidence]], bool]
+
+
+def verifier_support(sentence: str, cited: Sequence[Evidence]) -> bool:
+    """The verifier's own value check (answer.verify.check_values): no value of the sentence unsupported."""
+    return not check_values(sentence, cited)[1]
+
+
+def key_fact_share(answer: Answer, q: GoldenQuestion) -> float | None:
+    """Share of the key facts found in the answer text (whitespace-normalised, case-folded)."""
+    if not q.key_facts:
+        return None
+    text = "" if answer.refused else answer.text
+    return sum(contains(text, f, casefold=True) for f in q.key_facts) / len(q.key_facts)
+
+
+def citations_valid(answer: Answer, perimeter: Perimeter,
+                    inside: Callable[[CitationRef], bool] | None = None) -> bool | None:
+    """Every sentence cites, every cited ref is in the evidence, and every cited unit is inside the perimeter.
+
+    The verifier's `outside_perimeter` judges from what the evidence carries; `inside`
+    adds the catalog's word (index.perimeter.predicate), as the verifier does.
+    """
+    if answer.refused:
+        return None
+    if not answer.sentences or any(not s.refs for s in answer.sentences):
+        return False
+    evidence = {e.ref: e for e in answer.evidence}
+    for r in answer.cited():
+        if r not in evidence or outside_perimeter(evidence[r], perimeter) is not None:
+            return False
+        if inside is not None and not inside(r):
+            return False
+    return True
+
+
+def citation_support(answer: Answer, check: SupportCheck) -> float | None:
+    """ALCE-style precision: share of sentences whose numbers and names appear in the units they cite."""
+    if answer.refused or not answer.sentences:
+        return None
+    evidence = {e.ref: e for e in answer.evidence}
+    ok = 0
+    for s in answer.sentences:
+        cited = [evidence[r] for r in s.refs if r in evidence]
+        ok += bool(cited) and check(s.text, cited)
+    return ok / len(answer.sentences)
+
+
+def _shown(answer: Answer) -> list[CitationRef]:
+    shown = list(answer.cited())
+    for c in answer.conflicts:
+        for _, ref in c.values:
+            try:
+                shown.append(CitationRef.parse(ref))
+            except CitationError:
+                continue
+    return shown
+
+
+def conflict_both_shown(answer: Answer, q: GoldenQuestion) -> bool | None:
+    """On a conflict question: each side is shown, cited or named in Answer.conflicts.
+
+    A side is an act: the golden set lists, per diverging act (the AI Act and the
+    Omnibus that amends it, say), the units where it speaks; one of them shown
+    suffices for that side.
+    """
+    if q.behavior != "conflict":
+        return None
+    shown = _shown(answer)
+    sides: dict[str, list[CitationRef]] = {}
+    for e in q.expected:
+        sides.setdefault(e.act, []).append(e)
+    return bool(sides) and all(any(s.on_branch(e) for s in shown for e in refs) for refs in sides.values())
+
+
+def cites_superseded_as_current(answer: Answer, perimeter: Perimeter) -> bool:
+    """A cited unit of a superseded version, in a perimeter that asked for the current law."""
+    if answer.refused or perimeter.include_superseded or perimeter.as_of:
+        return False
+    status = {e.ref: e.status for e in answer.evidence}
+    return any(status.get(r) == "superseded" for r in answer.cited())

@@ -1,0 +1,83 @@
+"""`lexcite eval` as one library call: load a golden file, (re)calibrate if asked, evaluate, write files.
+
+The threshold is the one stored by calibration (`lexcite index` / `lexcite
+calibrate`) unless `calibrate=True`, which recalibrates on the dev split of
+the evaluated file first. The evaluated file is never calibrated on otherwise.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from lexcite.contract import CitationRef, Perimeter
+from lexcite.errors import CitationError
+from lexcite.eval.baselines import claude_no_rag
+from lexcite.eval.golden import load_golden
+from lexcite.eval.run import EvalResult, Inside, evaluate
+from lexcite.ingest.catalog import Catalog
+
+__all__ = ["run_golden", "catalog_inside", "NO_RAG_MODEL"]
+
+NO_RAG_MODEL = "claude-sonnet-4-5"
+
+
+def catalog_inside(catalog: Catalog) -> Inside:
+    """Perimeter membership of a cited unit, decided by the catalog with the index's own rule."""
+    from lexcite.index.perimeter import predicate
+
+    def inside(ref: CitationRef, perimeter: Perimeter) -> bool:
+        try:
+            return predicate(perimeter, catalog.resolve(ref, perimeter.language))
+        except CitationError:
+            return False
+
+    return inside
+
+
+def run_golden(
+    golden: Path,
+    *,
+    split: str | None = None,
+    k: int = 6,
+    as_of: str | None = None,
+    calibrate: bool = False,
+    with_answers: bool = True,
+    report_dir: Path | None = None,
+    api_key: str | None = None,
+    home: Path | None = None,
+    on_question: Callable[[int, int], None] | None = None,
+) -> EvalResult:
+    """Evaluate `golden` (optionally one split) on the index in `home`; write files and report to `report_dir`.
+
+    `api_key` (read by the caller from ANTHROPIC_API_KEY) enables the no-RAG baseline.
+
+    Raises:
+        ConfigError: a bad golden file or option, or no calibrated threshold.
+        IndexMismatch: no index, or an index out of step with the catalog.
+    """
+    from lexcite.index.search import Searcher, Stages, stages_key
+
+    questions = load_golden(golden, split)
+    calibration: dict[str, Any] | None = None
+    if calibrate:
+        from lexcite.index.calibrate import calibrate as recalibrate
+
+        calibration = recalibrate(golden, home=home).to_dict()
+    no_rag = claude_no_rag(api_key, NO_RAG_MODEL) if api_key and with_answers else None
+    with Searcher(home) as searcher:
+        stored = searcher.manifest.get("thresholds", {}).get(stages_key(Stages()))
+        result = evaluate(questions, searcher, k, with_answers, inside=catalog_inside(searcher.catalog),
+                          no_rag=no_rag, as_of=as_of, on_question=on_question)
+    generators = Counter(r["answer"]["generator"] for r in result.rows if r.get("answer") and r["answer"]["generator"])
+    result.meta.update(golden=str(golden), split=split, as_of=as_of, calibrated=calibrate,
+                       calibration=calibration or stored, generator=", ".join(generators) or None,
+                       no_rag_model=NO_RAG_MODEL if no_rag else None)
+    if report_dir is not None:
+        from lexcite.eval.report import write_report
+
+        result.write(report_dir)
+        write_report(report_dir)
+    return result

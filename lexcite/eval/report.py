@@ -1,0 +1,153 @@
+"""The evaluation report: Markdown tables and PNG plots, generated from the result files alone.
+
+`write_report(folder)` reads `summary.json` and `questions.jsonl` (written by
+`EvalResult.write`) and writes `report.md`, `hit_at_k.png` and `scores.png`
+beside them, so a report can be rebuilt, or diffed, without rerunning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only; never a window, also on machines without a display
+import matplotlib.pyplot as plt  # noqa: E402
+
+from lexcite.eval.aggregate import ANSWER_KEYS, FULL, RETRIEVAL_KEYS, hit_curve  # noqa: E402
+from lexcite.eval.run import DEPTH, EvalResult  # noqa: E402
+
+__all__ = ["write_report", "REPORT_FILE", "HIT_PLOT", "SCORE_PLOT"]
+
+REPORT_FILE = "report.md"
+HIT_PLOT = "hit_at_k.png"
+SCORE_PLOT = "scores.png"
+_SYSTEM = "lexcite"
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "–"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return f"{v:.3f}"
+    return str(v)
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_fmt(c) for c in row) + " |" for row in rows]
+    return lines + [""]
+
+
+def _threshold(r: EvalResult) -> float | None:
+    values = [row["stages"][FULL]["threshold"] for row in r.rows if FULL in row["stages"]]
+    return next((v for v in values if v is not None), None)
+
+
+def plot_hits(r: EvalResult, path: Path) -> None:
+    """hit@k for k = 1..20, one line per pipeline stage."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ks = list(range(1, DEPTH + 1))
+    for stage in r.meta["stages"]:
+        curve = hit_curve(r.rows, stage, DEPTH)
+        if curve:
+            ax.plot(ks, curve, marker="o", markersize=3, label=stage, linewidth=2.5 if stage == FULL else 1.2)
+    ax.axvline(r.k, color="grey", linestyle=":", label=f"k = {r.k} (to the generator)")
+    ax.set(xlabel="k", ylabel="hit@k (answerable questions)", ylim=(0, 1.02), xticks=ks,
+           title="hit@k per pipeline stage")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_scores(r: EvalResult, path: Path) -> None:
+    """Top score of the full pipeline, answerable vs abstain questions, with the threshold marked."""
+    groups: dict[str, list[float]] = {"answerable": [], "abstain": []}
+    for row in r.rows:
+        score = row["stages"].get(FULL, {}).get("top_score")
+        if score is not None:
+            groups["abstain" if row["behavior"] == "abstain" else "answerable"].append(score)
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    values = groups["answerable"] + groups["abstain"]
+    bins = 20 if values else 1
+    span = (min(values), max(values)) if values and min(values) < max(values) else None
+    for name, color in (("answerable", "tab:blue"), ("abstain", "tab:red")):
+        if groups[name]:
+            ax.hist(groups[name], bins=bins, range=span, alpha=0.55, color=color,
+                    label=f"{name} (n={len(groups[name])})")
+    threshold = _threshold(r)
+    if threshold is not None:
+        ax.axvline(threshold, color="black", linestyle="--", label=f"calibrated threshold {threshold:.3g}")
+    ax.set(xlabel="top score (full pipeline)", ylabel="questions", title="Score distributions")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _breakdown(title: str, blocks: dict[str, dict[str, Any]], keys: Sequence[str]) -> list[str]:
+    rows = [[name, b["n"], *(b.get(k) for k in keys)] for name, b in blocks.items()]
+    return [f"### {title}", "", *_table([title.split()[-1], "n", *keys], rows)]
+
+
+def _markdown(r: EvalResult) -> str:
+    s, meta = r.summary, r.meta
+    answers = bool(meta.get("with_answers"))
+    lines = ["# lexcite evaluation", ""]
+    lines += [f"- golden set: `{meta.get('golden', '?')}`, split: {meta.get('split') or 'all'}, "
+              f"questions: {s['n']}, k = {r.k}",
+              f"- threshold: {_fmt(_threshold(r))} "
+              f"({'recalibrated on the dev split in this run' if meta.get('calibrated') else 'as stored'})"]
+    if meta.get("as_of"):
+        lines.append(f"- as-of date: {meta['as_of']} (unless a question sets its own)")
+    if meta.get("generator"):
+        lines.append(f"- generator: {meta['generator']}")
+    lines += ["", "## Overall", ""]
+    keys = [*RETRIEVAL_KEYS, "abstain_correct", "abstain_wrong", *(ANSWER_KEYS if answers else ())]
+    lines += _table(["metric", "value"], [[key, s.get(key)] for key in keys])
+
+    lines += ["## Retrieval by pipeline stage (ablation)", ""]
+    lat = r.latency
+    rows = [[stage, *(v.get(key) for key in RETRIEVAL_KEYS), lat.get(stage, {}).get("p50_ms"),
+             lat.get(stage, {}).get("p95_ms")] for stage, v in s["ablation"].items()]
+    lines += _table(["stage", *RETRIEVAL_KEYS, "p50 ms", "p95 ms"], rows)
+    lines += [f"![hit@k per stage]({HIT_PLOT})", ""]
+    if answers:
+        lines += ["## Answers beside the baselines", ""]
+        systems = {_SYSTEM: s, **r.baselines}
+        lines += _table(["system", *ANSWER_KEYS], [[n, *(b.get(k) for k in ANSWER_KEYS)] for n, b in systems.items()])
+        if "no_rag" not in r.baselines:
+            lines += ["No-RAG baseline not run: ANTHROPIC_API_KEY not set.", ""]
+    lines += [f"![score distributions]({SCORE_PLOT})", ""]
+    lines += ["## Breakdowns", ""]
+    cols = ["hit@k", "mrr", "ndcg@k", "recall@k", "abstain_correct", "abstain_wrong",
+            *(("key_facts", "citation_valid", "citation_support", "refusal_rate") if answers else ())]
+    lines += _breakdown("By category", s["by_category"], cols)
+    lines += _breakdown("By post_cutoff", s["by_post_cutoff"], cols)
+    lines += _breakdown("By split", r.by_split, cols)
+    lines += ["## Latency", ""]
+    lines += _table(["stage", "p50 ms", "p95 ms", "n"], [[n, v["p50_ms"], v["p95_ms"], v["n"]] for n, v in lat.items()])
+    lines += ["## Misses", "", f"Answerable questions with nothing relevant in the full pipeline's top {r.k}:", ""]
+    misses = [row for row in r.rows if row["behavior"] != "abstain" and row["stages"].get(FULL, {}).get("hit@k") == 0]
+    lines += [f"- `{row['id']}` ({row['category']}): {row['question']}" for row in misses] or ["- none"]
+    return "\n".join(lines) + "\n"
+
+
+def write_report(folder: Path) -> list[Path]:
+    """Build report.md and the two PNGs from the result files in `folder`.
+
+    Raises:
+        ConfigError: `folder` holds no result files.
+    """
+    r = EvalResult.read(folder)
+    paths = [folder / REPORT_FILE, folder / HIT_PLOT, folder / SCORE_PLOT]
+    plot_hits(r, paths[1])
+    plot_scores(r, paths[2])
+    paths[0].write_text(_markdown(r), encoding="utf-8")
+    return paths

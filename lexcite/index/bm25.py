@@ -1,0 +1,113 @@
+"""Lexical retrieval: a tokeniser for legal text and BM25 with the perimeter as a mask.
+
+The tokeniser keeps the tokens lawyers search by: act numbers ("2024/1689"),
+powers ("10^25"), provision references ("6(2)", "5(1)(h)"), hyphenated terms
+("high-risk"), and amounts written with thin spaces ("35 000 000" -> "35000000").
+A compound token is emitted together with its parts, so "high risk" still finds
+"high-risk" and "Article 6" finds "6(2)". English stop words are dropped.
+
+Invariant 1: `BM25Index.top` zeroes every document outside the perimeter mask
+*before* selecting the top n, so an outside unit never competes for a rank.
+
+Two implementations are kept for the comparison in bench/retrieval.py:
+bm25s (sparse matrix, the default) and rank-bm25 (BM25Okapi, pure Python).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+__all__ = ["tokenize", "BM25Index", "TOKENIZER", "BM25_PARAMS", "IMPLEMENTATIONS"]
+
+TOKENIZER = "legal-v1"
+BM25_PARAMS = {"k1": 1.2, "b": 0.75, "method": "lucene"}
+IMPLEMENTATIONS = ("bm25s", "rank_bm25")
+
+_TOKEN = re.compile(
+    r"""
+      \d{1,3}(?:[\u00a0\u202f\u2009 ]\d{3})+(?![\d/])   # 35 000 000 (EU amounts, thin or plain spaces)
+    | \d+\^\d+                                         # 10^25
+    | \d+/\d+(?:/[a-z]+)?                              # 2024/1689, 2016/679/eu
+    | \d+[a-z]?(?:\([0-9a-z]{1,5}\))+                  # 6(2), 5(1)(h), 4a(1)
+    | \d+(?:\.\d+)+                                    # 3.5, 1.2.1
+    | \w+(?:[-\u2010\u2011]\w+)+                       # high-risk, general-purpose, real-time
+    | \w+
+    """,
+    re.VERBOSE,
+)
+_PARTS = re.compile(r"[^\W_]+")
+
+# A standard English list (close to Lucene's and scikit-learn's); modal verbs such as "shall" and
+# "may" stay in because they carry the obligation.
+STOP_WORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been before being below
+    between both but by can could did do does doing down during each few for from further had has have having
+    he her here hers herself him himself his how i if in into is it its itself just me more most my myself no
+    nor not of off on once only or other our ours ourselves out over own same she should so some such than
+    that the their theirs them themselves then there these they this those through to too under until up very
+    was we were what when where which while who whom why will with would you your yours yourself yourselves
+    also within upon thereof therein whereas""".split()
+)
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased tokens of `text`, legal compounds kept (with their parts), stop words out."""
+    out: list[str] = []
+    for m in _TOKEN.finditer(text.lower()):
+        tok = m.group(0)
+        if tok[0].isdigit() and (" " in tok or "\u00a0" in tok or "\u202f" in tok or "\u2009" in tok):
+            out.append(re.sub(r"\D", "", tok))
+            continue
+        if tok in STOP_WORDS:
+            continue
+        out.append(tok)
+        if not tok.isalnum():
+            out.extend(p for p in _PARTS.findall(tok) if p not in STOP_WORDS and p != tok)
+    return out
+
+
+class BM25Index:
+    """BM25 over a fixed list of texts, addressed by position."""
+
+    def __init__(self, texts: Sequence[str], impl: str = "bm25s", k1: float = BM25_PARAMS["k1"],
+                 b: float = BM25_PARAMS["b"]):
+        if impl not in IMPLEMENTATIONS:
+            raise ValueError(f"BM25 implementation {impl!r} is not one of {', '.join(IMPLEMENTATIONS)}")
+        self.impl, self.size = impl, len(texts)
+        corpus = [tokenize(t) or [""] for t in texts]
+        if impl == "bm25s":
+            import bm25s
+
+            self._model = bm25s.BM25(k1=k1, b=b, method=BM25_PARAMS["method"])
+            self._model.index(corpus, show_progress=False)
+        else:
+            from rank_bm25 import BM25Okapi
+
+            self._model = BM25Okapi(corpus, k1=k1, b=b)
+
+    def scores(self, query: str) -> np.ndarray:
+        """One score per text (0 where no query token occurs)."""
+        tokens = tokenize(query)
+        if self.impl == "bm25s":
+            ids = self._model.get_tokens_ids(tokens)
+            if not ids or self.size == 0:
+                return np.zeros(self.size, dtype=np.float32)
+            return np.asarray(self._model.get_scores_from_ids(ids), dtype=np.float32)
+        if not tokens or self.size == 0:
+            return np.zeros(self.size, dtype=np.float32)
+        return np.asarray(self._model.get_scores(tokens), dtype=np.float32)
+
+    def top(self, query: str, mask: np.ndarray | None, n: int) -> list[tuple[int, float]]:
+        """The n best (position, score) with score > 0 among positions where `mask` is True."""
+        s = self.scores(query)
+        if mask is not None:
+            s = np.where(mask, s, 0.0)  # the perimeter, before any ranking (invariant 1)
+        hits = np.flatnonzero(s > 0)
+        if hits.size > n:
+            # argpartition: O(N) selection of the n best, then a sort of those n only
+            hits = hits[np.argpartition(-s[hits], n - 1)[:n]]
+        order = hits[np.lexsort((hits, -s[hits]))]
+        return [(int(i), float(s[i])) for i in order]

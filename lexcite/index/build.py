@@ -1,0 +1,270 @@
+"""`lexcite index`: catalog units -> passages -> vectors in Chroma, and the manifest beside them.
+
+Incremental: each passage's embedded text is hashed; after an ingest only the
+passages whose text changed are re-embedded, those whose catalog facts changed
+(status, validity, tags) get new metadata, and removed ones are deleted.
+
+The manifest (LEXCITE_HOME/index/manifest.json) records what the index was
+built from: the catalog state (`Catalog.state()`), the embedder, the reranker,
+the granularity, the tokenizer and BM25 parameters, the backend, and the
+calibrated thresholds. A search against an index built from another catalog
+state or with another model raises IndexMismatch (see `check`). The manifest is
+written last, so an interrupted build leaves the previous manifest, and the
+next search reports the mismatch instead of using a half-built index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from lexcite import config
+from lexcite.errors import IndexMismatch
+from lexcite.index.bm25 import BM25_PARAMS, TOKENIZER
+from lexcite.index.chunks import DEFAULT_GRANULARITY, Passage, chunk_id, chunk_texts, passages
+from lexcite.index.dense import DenseStore, backend_name, metadata, open_client
+from lexcite.index.embed import DEFAULT_EMBEDDER, Embedder, get_embedder
+from lexcite.index.rerank import parse_spec
+from lexcite.ingest.catalog import Catalog
+
+__all__ = ["build", "BuildReport", "load_manifest", "save_manifest", "manifest_path", "check", "DEFAULT_RERANKER",
+           "collection_name", "FIX"]
+
+DEFAULT_RERANKER = "embedder:e5"
+MANIFEST_FORMAT = 1
+FIX = "run `lexcite index --rebuild`"
+_EMBED_BATCH = 64
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    passages: int
+    chunks: int
+    embedded: int  # passages (re)embedded
+    metadata_updated: int
+    removed: int
+    unchanged: int
+    embedder: str
+    reranker: str
+    seconds: float
+    calibration: Any = None  # calibrate.Calibration, or None
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {k: getattr(self, k) for k in ("passages", "chunks", "embedded", "metadata_updated", "removed",
+                                            "unchanged", "embedder", "reranker", "seconds")}
+        d["notes"] = list(self.notes)
+        d["calibration"] = self.calibration.to_dict() if self.calibration is not None else None
+        return d
+
+
+def manifest_path(home: Path) -> Path:
+    return home / "index" / "manifest.json"
+
+
+def load_manifest(home: Path) -> dict[str, Any] | None:
+    path = manifest_path(home)
+    if not path.exists():
+        return None
+    return json.loads(path.read_text())
+
+
+def save_manifest(home: Path, manifest: dict[str, Any]) -> None:
+    path = manifest_path(home)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True))
+    os.replace(tmp, path)  # atomic: a reader sees the old manifest or the new one
+
+
+def collection_name(kind: str, model: str, granularity: str) -> str:
+    """Chroma collection names allow [a-zA-Z0-9._-], 3-512 chars; a path-like st: name is hashed."""
+    slug = re.sub(r"[^a-z0-9]+", "-", model.lower()).strip("-")[:32] or "model"
+    digest = hashlib.sha1(model.encode()).hexdigest()[:6]
+    return f"lexcite-{kind}-{slug}-{digest}-{granularity}"
+
+
+def _meta_hash(meta: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(meta, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def _sync(store: DenseStore, embedder: Embedder, items: Sequence[Passage], old: dict[str, list[Any]],
+          progress: Callable[[int, int], None] | None) -> tuple[dict[str, list[Any]], dict[str, int]]:
+    """Bring `store` in line with `items`; returns the new {key: [text_hash, meta_hash, chunks]} and counts."""
+    new: dict[str, list[Any]] = {}
+    to_embed: list[tuple[Passage, dict[str, Any], str]] = []
+    meta_only: list[tuple[Passage, dict[str, Any], int]] = []
+    stats = {"embedded": 0, "metadata_updated": 0, "removed": 0, "unchanged": 0}
+    for p in items:
+        meta = metadata(p)
+        th, mh = p.text_hash(), _meta_hash(meta)
+        prev = old.get(p.key)
+        if prev is None or prev[0] != th:
+            to_embed.append((p, meta, mh))
+        elif prev[1] != mh:
+            meta_only.append((p, meta, prev[2]))
+            new[p.key] = [th, mh, prev[2]]
+        else:
+            new[p.key] = prev
+            stats["unchanged"] += 1
+    # stale chunks: removed passages, and re-embedded ones whose chunk count may shrink
+    keep = {p.key for p in items}
+    stale = [chunk_id(k, i) for k, v in old.items() if k not in keep for i in range(v[2])]
+    stats["removed"] = sum(1 for k in old if k not in keep)
+    for p, _, _ in to_embed:
+        if p.key in old:
+            stale.extend(chunk_id(p.key, i) for i in range(old[p.key][2]))
+    if stale:
+        store.delete(stale)
+    for p, meta, n in meta_only:
+        store.update_metadata([chunk_id(p.key, i) for i in range(n)], [meta] * n)
+    stats["metadata_updated"] = len(meta_only)
+    done = 0
+    for start in range(0, len(to_embed), _EMBED_BATCH):
+        batch = to_embed[start:start + _EMBED_BATCH]
+        ids, texts, metas = [], [], []
+        for p, meta, mh in batch:
+            pieces = chunk_texts(p, embedder.max_words)
+            ids.extend(chunk_id(p.key, i) for i in range(len(pieces)))
+            texts.extend(pieces)
+            metas.extend([meta] * len(pieces))
+            new[p.key] = [p.text_hash(), mh, len(pieces)]
+        store.upsert(ids, embedder.embed(texts), metas, texts)
+        done += len(batch)
+        if progress:
+            progress(done, len(to_embed))
+    stats["embedded"] = len(to_embed)
+    return new, stats
+
+
+def build(
+    catalog: Catalog | None = None,
+    *,
+    rebuild: bool = False,
+    embedder: str | None = None,
+    reranker: str | None = None,
+    granularity: str | None = None,
+    home: Path | None = None,
+    chroma_url: str | None = None,
+    golden: Path | None | bool = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> BuildReport:
+    """Build or update the index from the catalog, then calibrate the abstention threshold.
+
+    `embedder`, `reranker` and `granularity` default to what the existing index uses, else the
+    module defaults. `golden`: the golden file to calibrate on (None: data/golden/golden.jsonl;
+    False: skip calibration).
+
+    Raises:
+        ConfigError: an unknown embedder or reranker, or a model that is not installed.
+    """
+    t0 = time.perf_counter()
+    home = home or config.home()
+    url = chroma_url if chroma_url is not None else config.chroma_url()
+    own = catalog is None
+    catalog = catalog or Catalog(home / "catalog.sqlite")
+    try:
+        old = None if rebuild else load_manifest(home)
+        emb_name = embedder or (old or {}).get("embedder") or DEFAULT_EMBEDDER
+        rr_spec = reranker or (old or {}).get("reranker") or DEFAULT_RERANKER
+        gran = granularity or (old or {}).get("granularity") or DEFAULT_GRANULARITY
+        kind, rr_arg = parse_spec(rr_spec)
+        emb = get_embedder(emb_name)
+        rr_emb = get_embedder(rr_arg) if kind == "embedder" else None
+
+        client = open_client(home, url)
+        backend = backend_name(home, url)
+        dense_name = collection_name("dense", emb_name, gran)
+        rr_name = collection_name("rerank", rr_arg, gran) if rr_emb else None
+        same = old is not None and old.get("backend") == backend and old.get("format") == MANIFEST_FORMAT
+        old_dense = old["passages"] if same and old.get("collection") == dense_name else {}
+        old_rr = old.get("rerank_passages", {}) if same and old.get("rerank_collection") == rr_name else {}
+        if rebuild or not old_dense:
+            DenseStore.drop(client, dense_name)
+        if rr_name and (rebuild or not old_rr):
+            DenseStore.drop(client, rr_name)
+        if same and old.get("collection") not in (dense_name, None):
+            DenseStore.drop(client, old["collection"])  # another embedder's vectors: no longer searched
+        if same and old.get("rerank_collection") not in (rr_name, None, dense_name):
+            DenseStore.drop(client, old["rerank_collection"])
+
+        records = list(catalog.records())
+        items = passages(records, gran)
+        state = catalog.state()
+        notes: list[str] = []
+
+        dense = DenseStore(client, dense_name)
+        step = (lambda what: (lambda i, n: progress(what, i, n))) if progress else (lambda what: None)
+        new_dense, stats = _sync(dense, emb, items, old_dense, step(f"embedding ({emb_name})"))
+        new_rr: dict[str, list[Any]] = {}
+        if rr_emb is not None and rr_name:
+            new_rr, _ = _sync(DenseStore(client, rr_name), rr_emb, items, old_rr, step(f"embedding ({rr_arg})"))
+
+        manifest = {
+            "format": MANIFEST_FORMAT,
+            "catalog_state": state,
+            "embedder": emb_name,
+            "dim": emb.dim,
+            "reranker": rr_spec,
+            "granularity": gran,
+            "tokenizer": TOKENIZER,
+            "bm25": BM25_PARAMS,
+            "backend": backend,
+            "collection": dense_name,
+            "rerank_collection": rr_name,
+            "passages": new_dense,
+            "rerank_passages": new_rr,
+            "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "thresholds": {},
+        }
+        save_manifest(home, manifest)
+        calibration = None
+        if golden is not False:
+            from lexcite.eval.golden import default_golden_path
+            from lexcite.index.calibrate import calibrate
+
+            path = golden if isinstance(golden, Path) else default_golden_path()
+            if path.exists():
+                calibration = calibrate(path, home=home, catalog=catalog, chroma_url=url)
+            else:
+                notes.append(f"no golden set at {path}: threshold not calibrated; "
+                             "run `lexcite calibrate --golden FILE`")
+        return BuildReport(
+            passages=len(items), chunks=sum(v[2] for v in new_dense.values()), embedded=stats["embedded"],
+            metadata_updated=stats["metadata_updated"], removed=stats["removed"], unchanged=stats["unchanged"],
+            embedder=emb_name, reranker=rr_spec, seconds=round(time.perf_counter() - t0, 2),
+            calibration=calibration, notes=tuple(notes),
+        )
+    finally:
+        if own:
+            catalog.close()
+
+
+def check(manifest: dict[str, Any] | None, state: str, embedder: str | None = None,
+          backend: str | None = None) -> dict[str, Any]:
+    """The manifest, if the index matches the catalog state, embedder and backend.
+
+    Raises:
+        IndexMismatch: no index, or one built from another catalog state, model or backend.
+    """
+    if manifest is None:
+        raise IndexMismatch("no index in this LEXCITE_HOME; run `lexcite index` (after `lexcite ingest`)")
+    if manifest.get("format") != MANIFEST_FORMAT:
+        raise IndexMismatch(f"index format {manifest.get('format')} is not {MANIFEST_FORMAT}; {FIX}")
+    if manifest["catalog_state"] != state:
+        raise IndexMismatch(f"the index was built from catalog state {manifest['catalog_state']}, "
+                            f"the catalog is now {state} (ingested since?); {FIX}")
+    if embedder and manifest["embedder"] != embedder:
+        raise IndexMismatch(f"the index was built with embedder {manifest['embedder']!r}, not {embedder!r}; "
+                            f"{FIX} --embedder {embedder}")
+    if backend and manifest["backend"] != backend:
+        raise IndexMismatch(f"the index was built on {manifest['backend']}, not {backend}; {FIX}")
+    return manifest

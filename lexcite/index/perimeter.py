@@ -1,0 +1,143 @@
+"""A Perimeter as a predicate over catalog units, and as a Chroma `where` clause.
+
+Invariant 1: filters are applied before ranking. Both retrievers take the
+perimeter inside the search (BM25 as a mask before top-k, Chroma as `where`),
+and these two translations must agree; a property test checks that they do.
+
+The rule, in one place:
+
+- language: the unit's language equals `language` (None: any language);
+- acts: the unit's act is one of `acts` (empty: any act);
+- status: `current` only; `superseded` too when `include_superseded` is set or
+  an `as_of` date is given (the version in force then may be superseded now);
+  `draft` never;
+- date: valid_from <= as_of < valid_to (open end: "9999-12-31"), with as_of =
+  today when not given; skipped when `include_superseded` is set without
+  `as_of` (every version, whatever its dates);
+- binding_only: guidance (binding false) is out;
+- access tags: a unit without tags is public; a unit with tags is in only when
+  the perimeter holds one of them;
+- kinds: the unit's kind is one of `kinds` (empty: any kind).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from lexcite.contract import Perimeter
+from lexcite.ingest.catalog import UnitRecord
+
+__all__ = ["OPEN_END", "predicate", "where", "statuses", "date_int", "tag_key", "check_date", "RecordMask"]
+
+OPEN_END = "9999-12-31"
+
+
+def statuses(p: Perimeter) -> tuple[str, ...]:
+    return ("current", "superseded") if (p.include_superseded or p.as_of) else ("current",)
+
+
+def check_date(p: Perimeter) -> str | None:
+    """The day validity is checked on, or None when every version is wanted."""
+    if p.include_superseded and p.as_of is None:
+        return None
+    return p.effective_date()
+
+
+def date_int(iso: str | None) -> int:
+    """'2024-07-12' -> 20240712; None (open end) -> 99991231. Chroma compares numbers only."""
+    return int((iso or OPEN_END).replace("-", ""))
+
+
+def tag_key(tag: str) -> str:
+    return "tag_" + re.sub(r"[^0-9A-Za-z_]", "_", tag)
+
+
+def predicate(p: Perimeter, rec: UnitRecord) -> bool:
+    """True when `rec` lies inside the perimeter."""
+    u = rec.unit
+    if p.language is not None and u.language != p.language:
+        return False
+    if p.acts and u.act not in p.acts:
+        return False
+    if rec.status not in statuses(p):
+        return False
+    day = check_date(p)
+    if day is not None and not (rec.valid_from <= day < (rec.valid_to or OPEN_END)):
+        return False
+    if p.binding_only and not u.binding:
+        return False
+    if rec.access_tags and not set(rec.access_tags) & set(p.access_tags):
+        return False
+    if p.kinds and u.kind not in p.kinds:
+        return False
+    return True
+
+
+def where(p: Perimeter) -> dict[str, Any]:
+    """The same rule as `predicate`, as a Chroma metadata filter (see dense.metadata for the keys)."""
+    clauses: list[dict[str, Any]] = []
+    if p.language is not None:
+        clauses.append({"language": p.language})
+    if p.acts:
+        clauses.append({"act": {"$in": list(p.acts)}})
+    st = statuses(p)
+    clauses.append({"status": st[0]} if len(st) == 1 else {"status": {"$in": list(st)}})
+    day = check_date(p)
+    if day is not None:
+        n = date_int(day)
+        clauses.append({"valid_from_n": {"$lte": n}})
+        clauses.append({"valid_to_n": {"$gt": n}})
+    if p.binding_only:
+        clauses.append({"binding": True})
+    tags = [{"restricted": False}] + [{tag_key(t): True} for t in sorted(set(p.access_tags))]
+    clauses.append(tags[0] if len(tags) == 1 else {"$or": tags})
+    if p.kinds:
+        clauses.append({"kind": {"$in": list(p.kinds)}})
+    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
+class RecordMask:
+    """`predicate` vectorised over a fixed list of records (the BM25 corpus), cached per perimeter."""
+
+    def __init__(self, records: list[UnitRecord]):
+        self._n = len(records)
+        self._lang = np.array([r.unit.language for r in records], dtype=object)
+        self._act = np.array([r.unit.act for r in records], dtype=object)
+        self._status = np.array([r.status for r in records], dtype=object)
+        self._from = np.array([r.valid_from for r in records], dtype=object)
+        self._to = np.array([r.valid_to or OPEN_END for r in records], dtype=object)
+        self._binding = np.array([bool(r.unit.binding) for r in records], dtype=bool)
+        self._kind = np.array([r.unit.kind for r in records], dtype=object)
+        self._tags = [frozenset(r.access_tags) for r in records]
+        self._restricted = np.array([bool(t) for t in self._tags], dtype=bool)
+        self._cache: dict[tuple[Perimeter, str | None], np.ndarray] = {}
+
+    def __call__(self, p: Perimeter) -> np.ndarray:
+        key = (p, check_date(p))  # "today" moves: the cache is per day
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._cache[key] = self._compute(p)
+        return hit
+
+    def _compute(self, p: Perimeter) -> np.ndarray:
+        m = np.ones(self._n, dtype=bool)
+        if self._n == 0:
+            return m
+        if p.language is not None:
+            m &= self._lang == p.language
+        if p.acts:
+            m &= np.isin(self._act, list(p.acts))
+        m &= np.isin(self._status, list(statuses(p)))
+        day = check_date(p)
+        if day is not None:
+            m &= (self._from <= day) & (day < self._to)
+        if p.binding_only:
+            m &= self._binding
+        if p.kinds:
+            m &= np.isin(self._kind, list(p.kinds))
+        held = frozenset(p.access_tags)
+        m &= ~self._restricted | np.array([bool(t & held) for t in self._tags], dtype=bool)
+        return m

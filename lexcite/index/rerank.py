@@ -1,0 +1,124 @@
+"""Re-scoring the fused candidates: a cross-encoder, a second embedder, or nothing.
+
+Specs (the `--reranker` option and the index manifest):
+
+    none                          keep the fused order
+    cross-encoder:<name|path>     sentence-transformers CrossEncoder on (question, passage) pairs;
+                                  its score scale is whatever the model's activation gives
+                                  (logits for ms-marco models, a probability with a sigmoid head)
+    embedder:<name>               a second embedder (see embed.py); passage vectors are computed at
+                                  index time (build.py), so a query costs one embedding and a dot
+                                  product per candidate chunk; the score is a cosine in [-1, 1]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from lexcite.errors import ConfigError
+from lexcite.index.chunks import Passage
+from lexcite.index.embed import Embedder, get_embedder
+
+__all__ = ["Reranker", "CrossEncoderReranker", "EmbedderReranker", "parse_spec", "load_reranker", "scale_of"]
+
+KINDS = ("none", "cross-encoder", "embedder")
+
+
+class Reranker(Protocol):
+    spec: str
+    scale: str  # "cosine", "logit" or "probability": what the threshold is calibrated on
+
+    def score(self, query: str, passages: Sequence[Passage]) -> np.ndarray: ...
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    """'embedder:e5' -> ('embedder', 'e5'); 'none' -> ('none', '').
+
+    Raises:
+        ConfigError: a spec that is not one of the forms above.
+    """
+    kind, _, arg = spec.partition(":")
+    if kind == "none" and not arg:
+        return kind, ""
+    if kind in KINDS and arg:
+        return kind, arg
+    raise ConfigError(f"reranker {spec!r} is not one of: none, cross-encoder:<name or path>, embedder:<name>")
+
+
+class CrossEncoderReranker:
+    """A sentence-transformers CrossEncoder, loaded offline."""
+
+    def __init__(self, name: str, max_length: int = 512):
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        try:
+            from sentence_transformers import CrossEncoder
+        except ImportError:
+            raise ConfigError("reranker cross-encoder needs the package sentence-transformers: "
+                              "pip install sentence-transformers") from None
+        try:
+            self._model = CrossEncoder(name, device="cpu", max_length=max_length)
+        except Exception as e:  # OSError/ValueError from transformers: not on disk, not a cross-encoder
+            raise ConfigError(f"reranker cross-encoder:{name}: cannot load it offline ({type(e).__name__}: {e}); "
+                              "give a local model folder (lexcite never downloads at run time)") from None
+        self.spec = f"cross-encoder:{name}"
+        act = getattr(self._model, "activation_fn", None) or getattr(self._model, "default_activation_function",
+                                                                      None)
+        self.scale = "probability" if type(act).__name__ == "Sigmoid" else "logit"
+
+    def score(self, query: str, passages: Sequence[Passage]) -> np.ndarray:
+        if not passages:
+            return np.zeros(0, dtype=np.float32)
+        pairs = [(query, p.text) for p in passages]
+        return np.asarray(self._model.predict(pairs, batch_size=16, show_progress_bar=False), dtype=np.float32)
+
+
+@dataclass
+class EmbedderReranker:
+    """Cosine of the query with the best chunk of each passage, under a second embedder."""
+
+    embedder: Embedder
+    vectors: Callable[[Sequence[str]], dict[str, np.ndarray]]  # passage key -> chunk vectors (precomputed)
+    spec: str = ""
+    scale: str = "cosine"
+
+    def __post_init__(self) -> None:
+        self.spec = self.spec or f"embedder:{self.embedder.name}"
+
+    def score(self, query: str, passages: Sequence[Passage]) -> np.ndarray:
+        if not passages:
+            return np.zeros(0, dtype=np.float32)
+        q = self.embedder.embed([query], query=True)[0]
+        stored = self.vectors([p.key for p in passages])
+        missing = [p for p in passages if p.key not in stored]
+        if missing:  # should not happen after `lexcite index`; embed on the fly rather than rank them last
+            fresh = self.embedder.embed([p.text for p in missing])
+            stored.update({p.key: fresh[i:i + 1] for i, p in enumerate(missing)})
+        return np.asarray([float(np.max(stored[p.key] @ q)) for p in passages], dtype=np.float32)
+
+
+def load_reranker(spec: str, vectors: Callable[[Sequence[str]], dict[str, np.ndarray]] | None = None
+                  ) -> Reranker | None:
+    """The reranker a spec names (None for 'none').
+
+    Raises:
+        ConfigError: bad spec, missing package or model.
+    """
+    kind, arg = parse_spec(spec)
+    if kind == "none":
+        return None
+    if kind == "cross-encoder":
+        return CrossEncoderReranker(arg)
+    if vectors is None:
+        raise ConfigError(f"reranker {spec}: its vectors are computed at index time; run `lexcite index "
+                          f"--reranker {spec}`")
+    return EmbedderReranker(get_embedder(arg), vectors, spec)
+
+
+def scale_of(spec: str) -> str:
+    kind, _ = parse_spec(spec)
+    return {"none": "rrf", "embedder": "cosine"}.get(kind, "model")

@@ -1,0 +1,609 @@
+"""Formex 4 packages (the Publications Office's XML for the Official Journal) into normative units.
+
+A package is the set of files Cellar returns for `Accept: application/zip;mtype=fmx4`:
+
+* a manifest, root `<DOC>` (`L_202401689EN.doc.fmx.xml`, older `L_2022333EN.01008001.doc.xml`), whose
+  `REF.PHYS FILE=` entries give the order of the content files (main act first, then annexes) and whose
+  `PUBLICATION.REF/DATE` is the OJ publication date (the version of an original act) and `LEGAL.VALUE`
+  the kind of act (REG, DIR, DEC…);
+* the act, root `<ACT>`: `PREAMBLE/GR.CONSID/CONSID` recitals, `ENACTING.TERMS` with `DIVISION`s and
+  `ARTICLE IDENTIFIER="006"` (`TI.ART`, `STI.ART`, `PARAG IDENTIFIER="006.002"` with `NO.PARAG`,
+  `ALINEA`, `LIST/ITEM/NP` with `NO.P` "(a)" and `TXT`);
+* one file per annex, root `<ANNEX>` (`TITLE/TI` "ANNEX III", `STI`, `CONTENTS` with `GR.SEQ` groups).
+
+Text quoted from other acts (`QUOT.S`, e.g. the paragraphs that Articles 102-110 of the AI Act insert
+into other regulations) is text of the unit that quotes it, never units of this act.
+
+Zip packages are opened in memory only: nothing is ever written to disk.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import stat
+import zipfile
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from lxml import etree
+
+from lexcite.contract import ParsedAct
+from lexcite.errors import FormatNotRecognised, ParseError
+from lexcite.ingest._labels import (
+    RECITAL_WORD,
+    heading_number,
+    is_quoted,
+    label_key,
+    label_kind,
+    numbered_heading,
+    point_segments,
+    section_key,
+)
+from lexcite.ingest._markup import eurlex_link, norm_space, read_xml, text_of
+from lexcite.ingest._units import UnitCollector
+
+__all__ = [
+    "parse_formex",
+    "formex_files_from_zip",
+    "formex_files_from_dir",
+    "ZIP_MAX_TOTAL_BYTES",
+    "ZIP_MAX_RATIO",
+    "ZIP_MAX_MEMBERS",
+]
+
+# Zip-bomb guards. The real AI Act package is 732 kB unpacked from 171 kB (ratio ~4, ~20 per member).
+ZIP_MAX_TOTAL_BYTES = 200 * 1024 * 1024
+ZIP_MAX_RATIO = 100  # uncompressed / compressed, per member, checked for members over 1 MiB
+_RATIO_FLOOR = 1024 * 1024
+ZIP_MAX_MEMBERS = 2000
+_FILE_MAX_BYTES = 64 * 1024 * 1024
+
+_MANIFEST = re.compile(r"\.doc(?:\.fmx)?\.xml$", re.IGNORECASE)
+_TOC = re.compile(r"\.toc(?:\.fmx)?\.xml$", re.IGNORECASE)
+_LOOKED_FOR = ["<DOC> manifest", "<ACT> root", "<ARTICLE>"]
+# LEGAL.VALUE prefix -> (CELEX type letter, doc_kind)
+_LEGAL_VALUE = {"REG": ("R", "regulation"), "DIR": ("L", "directive"), "DEC": ("D", "decision")}
+_TITLE_WORD = {
+    "R": ("regulation", "verordening", "règlement", "verordnung", "regolamento", "reglamento"),
+    "L": ("directive", "richtlijn", "richtlinie", "direttiva", "directiva"),
+    "D": ("decision", "besluit", "décision", "beschluss", "decisione", "decisión"),
+}
+_DOC_KIND = {"R": "regulation", "L": "directive", "D": "decision"}
+_SPACED = ("NO.PARAG", "NO.P", "CELL", "ROW", "TI.ART", "STI.ART", "TI", "STI", "VISA", "CONSID")
+_NOT_POINTS = ("QUOT.S", "CONSID", "NOTE", "GR.NOTES")
+
+
+# ---------------------------------------------------------------------------------------------- #
+# Package reading
+
+
+def _check_member_name(name: str, path: str | Path) -> None:
+    parts = re.split(r"[\\/]", name)
+    if (
+        name.startswith(("/", "\\"))
+        or re.match(r"^[A-Za-z]:", name)
+        or ".." in parts
+        or "\x00" in name
+    ):
+        raise ParseError(path, f"zip member {name!r}", "unsafe path in zip (absolute or '..'); refusing it")
+
+
+def formex_files_from_zip(data: bytes, path: Path) -> dict[str, bytes]:
+    """The members of a Formex zip, by base name, read in memory with zip-slip and zip-bomb guards."""
+    if not data[:4] == b"PK\x03\x04":
+        what = "empty zip" if data[:4] == b"PK\x05\x06" else "no PK\\x03\\x04 signature"
+        raise ParseError(path, "byte 0", f"not a zip archive ({what}); a Cellar Formex package is a zip")
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+        infos = zf.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as e:
+        raise ParseError(path, "central directory", f"not a readable zip archive: {e}") from None
+    if len(infos) > ZIP_MAX_MEMBERS:
+        raise ParseError(path, f"{len(infos)} members", f"more than {ZIP_MAX_MEMBERS} members; refusing it")
+    out: dict[str, bytes] = {}
+    total = 0
+    with zf:
+        for info in infos:
+            name = info.filename
+            _check_member_name(name, path)
+            if info.is_dir():
+                continue
+            where = f"zip member {name!r}"
+            if stat.S_ISLNK(info.external_attr >> 16):
+                raise ParseError(path, where, "symbolic link in zip; refusing it")
+            if info.flag_bits & 0x1:
+                raise ParseError(path, where, "encrypted zip member; refusing it")
+            total += info.file_size
+            if info.file_size > _FILE_MAX_BYTES or total > ZIP_MAX_TOTAL_BYTES:
+                raise ParseError(
+                    path, where, f"uncompressed size over the cap ({ZIP_MAX_TOTAL_BYTES} bytes): zip bomb?"
+                )
+            ratio = info.file_size / max(info.compress_size, 1)
+            if info.file_size > _RATIO_FLOOR and ratio > ZIP_MAX_RATIO:
+                raise ParseError(
+                    path, where, f"compression ratio {ratio:.0f}:1 over the cap {ZIP_MAX_RATIO}:1: zip bomb?"
+                )
+            try:
+                with zf.open(info) as member:
+                    # ZipExtFile never returns more than the declared size; a lying header fails the CRC.
+                    blob = member.read(info.file_size + 1)
+            except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError) as e:
+                raise ParseError(path, where, f"cannot be read: {e}") from None
+            if len(blob) != info.file_size:
+                raise ParseError(path, where, "size differs from the zip header; refusing it")
+            key = PurePosixPath(name.replace("\\", "/")).name
+            if key in out:
+                raise ParseError(path, where, f"two members named {key!r}")
+            out[key] = blob
+    if not out:
+        raise ParseError(path, "zip", "the zip holds no files")
+    return out
+
+
+def formex_files_from_dir(folder: Path) -> dict[str, bytes]:
+    """The regular `.xml` files of a folder (not recursive; symbolic links are refused)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ParseError(folder, "folder", "not a folder")
+    out: dict[str, bytes] = {}
+    for entry in sorted(folder.iterdir()):
+        if not entry.name.lower().endswith(".xml"):
+            continue
+        if entry.is_symlink():
+            raise ParseError(folder, entry.name, "symbolic link in a Formex folder; refusing it")
+        if not entry.is_file():
+            continue
+        if entry.stat().st_size > _FILE_MAX_BYTES:
+            raise ParseError(folder, entry.name, f"larger than {_FILE_MAX_BYTES} bytes")
+        out[entry.name] = entry.read_bytes()
+    if not out:
+        raise FormatNotRecognised(folder, ["Formex .xml files"], found="no .xml file")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- #
+# Text
+
+
+def _prepare(root: etree._Element) -> None:
+    """Make text_of render Formex: quotes as characters, exponents as ^, labels spaced."""
+    for el in root.iter():
+        tag = el.tag
+        if not isinstance(tag, str):
+            continue
+        if tag in ("QUOT.START", "QUOT.END"):
+            code = el.get("CODE") or ""
+            try:
+                el.text = chr(int(code, 16))
+            except ValueError:
+                el.text = "‘" if tag == "QUOT.START" else "’"
+        elif tag == "HT" and el.get("TYPE") == "SUP":
+            el.tag = "SUP"
+        elif tag == "HT" and el.get("TYPE") == "SUB":
+            el.tag = "SUB"
+        if tag in _SPACED:
+            el.tail = " " + (el.tail or "")
+
+
+def _notes(*els: etree._Element) -> tuple[str, ...]:
+    out: list[str] = []
+    for el in els:
+        for note in el.iter("NOTE"):
+            t = text_of(note)
+            if t and t not in out:
+                out.append(t)
+    return tuple(out)
+
+
+def _inside(el: etree._Element, tags: tuple[str, ...]) -> bool:
+    return any(a.tag in tags for a in el.iterancestors())
+
+
+def _label(no: etree._Element | None) -> str:
+    """A NO.P / NO.PARAG label as printed, quotation marks included (they mark quoted text)."""
+    return norm_space("".join(no.itertext())) if no is not None else ""
+
+
+def _first_text(el: etree._Element | None) -> str:
+    return text_of(el) if el is not None else ""
+
+
+# ---------------------------------------------------------------------------------------------- #
+# Units
+
+
+@dataclass
+class _Counts:
+    articles: int = 0
+    recitals: int = 0
+    paragraphs: int = 0
+    points: int = 0
+    annexes: int = 0
+    restarted: int = 0  # labelled items of restarted lists, kept as text (see _Builder.restarts)
+
+
+class _Builder:
+    def __init__(self, col: UnitCollector, path: str | Path, language: str):
+        self.col, self.path, self.language = col, str(path), language
+        self.n = _Counts()
+        self.cite: dict[str, str] = {}
+        self.kind: dict[str, str] = {}
+        self.anchor: dict[str, str] = {}
+        self.restarted_in: list[str] = []
+
+    def add(self, uid: str, kind: str, cite: str, title: str, text: str, parent: str | None,
+            anchor: str, notes: tuple[str, ...]) -> str:
+        self.col.add(uid, kind, title, text, parent, anchor=anchor, footnotes=notes)
+        self.cite[uid], self.kind[uid], self.anchor[uid] = cite, kind, anchor
+        return uid
+
+    def key(self, no: etree._Element | None, where: str) -> str | None:
+        label = _label(no)
+        if not label or is_quoted(label):
+            return None
+        try:
+            return label_key(label)
+        except ValueError as e:
+            raise ParseError(self.path, where, str(e)) from None
+
+    # -- recitals ------------------------------------------------------------------------------
+    def recital(self, consid: etree._Element) -> None:
+        np_ = consid.find("NP")
+        key = self.key(np_.find("NO.P") if np_ is not None else None, "CONSID")
+        if key is None:
+            raise ParseError(self.path, f"recital after {self.n.recitals}", "a recital without a number")
+        word = RECITAL_WORD.get(self.language, "Recital")
+        uid = f"rct_{key}"
+        self.add(uid, "recital", f"{word} {key}", f"{word} {key}", text_of(consid), None, uid, _notes(consid))
+        self.n.recitals += 1
+
+    # -- articles ------------------------------------------------------------------------------
+    def article(self, art: etree._Element) -> None:
+        heading = _first_text(art.find("TI.ART"))
+        number = heading_number(heading)
+        ident = (art.get("IDENTIFIER") or "").lstrip("0")
+        if number is None:
+            number = ident or None
+        if number is None:
+            raise ParseError(self.path, f"ARTICLE {heading!r}", "an article without a number")
+        if ident and ident.lower() != number.lower():
+            raise ParseError(
+                self.path, f"ARTICLE IDENTIFIER={art.get('IDENTIFIER')}", f"heading {heading!r} disagrees"
+            )
+        sti = _first_text(art.find("STI.ART"))
+        title = f"{heading} — {sti}" if sti else heading
+        body = [k for k in art if isinstance(k.tag, str) and k.tag not in ("TI.ART", "STI.ART")]
+        uid = f"art_{number}"
+        text = " ".join(text_of(k) for k in body)
+        self.add(uid, "article", heading, title, text, None, uid, _notes(*body))
+        self.n.articles += 1
+        for k in body:
+            if k.tag == "PARAG":
+                self.paragraph(k, uid)
+            else:
+                self.walk([k], uid)
+
+    def paragraph(self, par: etree._Element, art_id: str) -> None:
+        key = self.key(par.find("NO.PARAG"), f"PARAG IDENTIFIER={par.get('IDENTIFIER')}")
+        if key is None:  # an unnumbered paragraph: its points hang from the article
+            self.walk(list(par), art_id)
+            return
+        uid = f"{art_id}.par_{key}"
+        cite = f"{self.cite[art_id]}({key})"
+        anchor = par.get("IDENTIFIER") or self.anchor[art_id]
+        self.add(uid, "paragraph", cite, cite, text_of(par), art_id, anchor, _notes(par))
+        self.n.paragraphs += 1
+        self.walk(list(par), uid)
+
+    # -- points, groups, sections ----------------------------------------------------------------
+    def walk(self, children: Iterable[etree._Element], parent: str) -> None:
+        for child in children:
+            tag = child.tag
+            if not isinstance(tag, str) or tag in ("QUOT.S", "NOTE", "GR.NOTES", "NO.P", "NO.PARAG"):
+                continue
+            if tag == "LIST" and self.restarts(child, parent):
+                continue
+            if tag == "ITEM" and child.find("NP") is not None:
+                np_ = child.find("NP")
+                key = self.key(np_.find("NO.P"), f"ITEM under {parent}")
+                if key is None:
+                    self.walk(child, parent)
+                else:
+                    rest = [np_child for np_child in np_] + [c for c in child if c is not np_]
+                    self.point(child, key, parent, rest)
+            elif tag == "NP":
+                key = self.key(child.find("NO.P"), f"NP under {parent}")
+                if key is None:
+                    self.walk(child, parent)
+                else:
+                    self.point(child, key, parent, list(child))
+            elif tag == "GR.SEQ":
+                self.group(child, parent)
+            else:
+                self.walk(child, parent)
+
+    def point_id(self, parent: str, key: str) -> str:
+        chain = [seg[4:] for seg in parent.split(".") if seg.startswith("pnt_")]
+        segs = point_segments(chain, key)
+        if segs is None:
+            raise ParseError(self.path, f"point {key} under {parent}", "a dotted point outside its parent")
+        return parent + "".join(f".pnt_{s}" for s in segs)
+
+    def restarts(self, lst: etree._Element, parent: str) -> bool:
+        """A list whose numbering restarts inside the same unit: Article 43(1) of the AI Act has points
+        (a)-(b) in its first subparagraph and (a)-(d) in its second. Unit ids have no subparagraph
+        level, so the first list keeps the ids and a restarted list stays text of the enclosing unit
+        (counted, so the cross-check still balances)."""
+        first = next((it for it in lst if it.tag == "ITEM" and it.find("NP") is not None), None)
+        if first is None:
+            return False
+        key = self.key(first.find("NP/NO.P"), f"LIST under {parent}")
+        if key is None or self.point_id(parent, key) not in self.col:
+            return False
+        self.n.restarted += sum(
+            1 for no in lst.iter("NO.P")
+            if not _inside(no, _NOT_POINTS) and self.key(no, f"LIST under {parent}") is not None
+        )
+        self.restarted_in.append(parent)
+        return True
+
+    def _child_cite(self, parent: str, key: str) -> str:
+        pc = self.cite[parent]
+        if self.kind[parent] in ("annex", "section"):
+            return f"{pc}, {key}"
+        if label_kind(key) == "dotted":
+            return f"{pc.rsplit(', ', 1)[0]}, {key}"
+        return f"{pc}({key})"
+
+    def point(self, el: etree._Element, key: str, parent: str, children: list[etree._Element],
+              heading: str = "") -> str:
+        uid = self.point_id(parent, key)
+        cite = self._child_cite(parent, key)
+        title = f"{cite} — {heading}" if heading else cite
+        self.add(uid, "point", cite, title, text_of(el), parent, self.anchor[parent], _notes(el))
+        self.n.points += 1
+        self.walk(children, uid)
+        return uid
+
+    def group(self, gr: etree._Element, parent: str) -> None:
+        title_el = gr.find("TITLE")
+        ti = title_el.find("TI") if title_el is not None else None
+        heading = _first_text(ti)
+        rest = [c for c in gr if c is not title_el]
+        np_ = ti.find("NP") if ti is not None else None
+        if np_ is not None and (key := self.key(np_.find("NO.P"), f"GR.SEQ under {parent}")) is not None:
+            self.point(gr, key, parent, rest, heading=_first_text(np_.find("TXT")))
+            return
+        if (skey := section_key(heading)) is not None:
+            uid = f"{parent}.sct_{skey}"
+            cite = f"{self.cite[parent]}, {' '.join(heading.split()[:2]).rstrip('.:—–-')}"
+            title = f"{self.cite[parent]} — {heading}"
+            text = " ".join(text_of(c) for c in rest if isinstance(c.tag, str))
+            self.add(uid, "section", cite, title, text, parent, self.anchor[parent], _notes(*rest))
+            self.walk(rest, uid)
+            return
+        if (nkey := numbered_heading(heading)) is not None:
+            self.point(gr, nkey, parent, rest, heading=heading)
+            return
+        self.walk(rest, parent)
+
+    # -- annexes ---------------------------------------------------------------------------------
+    def annex(self, anx: etree._Element, index: int) -> None:
+        title_el = anx.find("TITLE")
+        ti = title_el.find("TI") if title_el is not None else None
+        lines = [text_of(p) for p in ti.findall("P")] if ti is not None else []
+        if not lines:
+            lines = [_first_text(ti)]
+        # "ANNEX X" and its subtitle are sometimes both in TI (AI Act Annex X), not TI + STI.
+        heading, extra = lines[0], [t for t in lines[1:] if t]
+        number = heading_number(heading) if heading else None
+        if number is None:
+            if len(heading.split()) > 1:
+                raise ParseError(self.path, f"ANNEX {heading!r}", "an annex heading without a number")
+            number = str(index)  # a single unnumbered "ANNEX" (EUR-Lex anchors it anx_1)
+        sti = " — ".join(extra + [_first_text(title_el.find("STI"))] if title_el is not None else extra)
+        sti = sti.strip(" —")
+        uid = f"anx_{number}"
+        cite = heading or f"ANNEX {number}"
+        title = f"{cite} — {sti}" if sti else cite
+        contents = [c for c in anx if isinstance(c.tag, str) and c.tag not in ("BIB.INSTANCE", "TITLE")]
+        text = " ".join(text_of(c) for c in contents)
+        self.add(uid, "annex", cite, title, text, None, uid, _notes(*contents))
+        self.n.annexes += 1
+        self.walk(contents, uid)
+
+
+# ---------------------------------------------------------------------------------------------- #
+# Metadata
+
+
+def _iso(value: str | None) -> str | None:
+    if value and re.fullmatch(r"\d{8}", value):
+        return f"{value[:4]}-{value[4:6]}-{value[6:]}"
+    return None
+
+
+def _celex_type(legal_value: str, title: str) -> str | None:
+    lv = legal_value.upper()
+    for prefix, (letter, _kind) in _LEGAL_VALUE.items():
+        if lv.startswith(prefix):
+            return letter
+    first = title.split()[0].lower() if title.split() else ""
+    for letter, words in _TITLE_WORD.items():
+        if first in words:
+            return letter
+    return None
+
+
+def _detect_celex(main: etree._Element, manifest: etree._Element | None, title: str) -> str | None:
+    bib = main.find("BIB.INSTANCE")
+    no_doc = None
+    if bib is not None:
+        no_doc = bib.find("NO.DOC")
+        if no_doc is None:
+            no_doc = bib.find("DOCUMENT.REF/NO.DOC")
+    if no_doc is None and manifest is not None:
+        no_doc = manifest.find("BIB.DOC/NO.DOC")
+    if no_doc is None:
+        return None
+    year, number = no_doc.findtext("YEAR"), no_doc.findtext("NO.CURRENT")
+    legal = manifest.findtext(".//DOC.MAIN.PUB/LEGAL.VALUE") if manifest is not None else None
+    letter = _celex_type(legal or "", title)
+    if not (year and number and number.strip().isdigit() and letter):
+        return None
+    return f"3{year.strip()}{letter}{int(number):04d}"
+
+
+# ---------------------------------------------------------------------------------------------- #
+# Entry point
+
+
+def _where(path: Path, name: str) -> Path:
+    """The file a message names: the package path and the member, or the file itself."""
+    return path if path.name == name else path / name
+
+
+def _read(files: dict[str, bytes], name: str, path: Path) -> etree._Element:
+    where = _where(path, name)
+    root = read_xml(files[name], where)
+    if root.getroottree().docinfo.internalDTD is not None:
+        raise ParseError(where, "DOCTYPE", "declares an internal DTD (Formex never does); refusing it")
+    return root
+
+
+def parse_formex(
+    files: dict[str, bytes],
+    path: Path,
+    act: str | None = None,
+    version: str | None = None,
+    language: str | None = None,
+    binding: bool = True,
+) -> ParsedAct:
+    """Parse one Formex 4 package (file name -> bytes) into a ParsedAct of format "formex"."""
+    path = Path(path)
+    xml_names = sorted(n for n in files if n.lower().endswith(".xml"))
+    if not xml_names:
+        raise FormatNotRecognised(path, _LOOKED_FOR, found=", ".join(sorted(files)[:5]) or "no files")
+    manifests = [n for n in xml_names if _MANIFEST.search(n)]
+    if len(manifests) > 1:
+        raise ParseError(path, ", ".join(manifests), "several .doc manifests: give one act's package")
+
+    manifest: etree._Element | None = None
+    if manifests:
+        manifest = _read(files, manifests[0], path)
+        if manifest.tag != "DOC":
+            raise FormatNotRecognised(_where(path, manifests[0]), ["<DOC> manifest"], found=f"<{manifest.tag}>")
+        order = [
+            r.get("FILE") or ""
+            for r in manifest.iter("REF.PHYS")
+            if (r.get("FILE") or "").lower().endswith(".xml")
+        ]
+        if not order:
+            raise ParseError(_where(path, manifests[0]), "FMX", "the manifest lists no REF.PHYS files")
+        missing = [f for f in order if f not in files]
+        if missing:
+            raise ParseError(path, manifests[0], f"the manifest lists {', '.join(missing)}, not in the package")
+        roots = [(name, _read(files, name, path)) for name in order]
+    else:
+        candidates = [n for n in xml_names if not _TOC.search(n)]
+        roots = [(name, _read(files, name, path)) for name in candidates]
+        acts = [r for r in roots if r[1].tag == "ACT"]
+        roots = acts + [r for r in roots if r[1].tag == "ANNEX"]  # file names sort in page order
+
+    main_name, main = roots[0]
+    if main.tag != "ACT":
+        found = f"<{main.tag}> in {main_name}"
+        if main.tag == "CONS.ACT":
+            found += " (consolidated Formex is not supported; parse the consolidated HTML)"
+        raise FormatNotRecognised(path, _LOOKED_FOR, found=found)
+    for name, root in roots[1:]:
+        if root.tag != "ANNEX":
+            raise ParseError(_where(path, name), f"<{root.tag}>", "expected an <ANNEX> after the act")
+
+    for _name, root in roots:
+        _prepare(root)
+
+    title = norm_space(_first_text(main.find("TITLE/TI")))
+    bib = main.find("BIB.INSTANCE")
+    lang = language or (bib.findtext("LG.DOC") if bib is not None else None)
+    if not lang and manifest is not None:
+        lang = manifest.findtext(".//LG.DOC")
+    if not lang:
+        raise ParseError(_where(path, main_name), "BIB.INSTANCE/LG.DOC", "no document language; pass language=")
+    lang = lang.strip().lower()
+
+    ver = version
+    if ver is None and manifest is not None:
+        date_el = manifest.find("PUBLICATION.REF/DATE")
+        ver = _iso(date_el.get("ISO")) if date_el is not None else None
+    if ver is None:
+        tocs = [n for n in xml_names if _TOC.search(n)]
+        if tocs:
+            date_el = _read(files, tocs[0], path).find(".//BIB.OJ/DATE")
+            ver = _iso(date_el.get("ISO")) if date_el is not None else None
+    if ver is None:
+        raise ParseError(path, "PUBLICATION.REF/DATE", "no OJ publication date (the version); pass version=")
+
+    celex = act or _detect_celex(main, manifest, title)
+    if not celex:
+        raise ParseError(_where(path, main_name), "BIB.INSTANCE/NO.DOC", "cannot tell the CELEX number; pass act=")
+    doc_kind = _DOC_KIND.get(celex[5:6], "regulation")
+
+    articles = [a for a in main.iter("ARTICLE") if not _inside(a, ("QUOT.S",))]
+    if not articles:
+        raise FormatNotRecognised(_where(path, main_name), _LOOKED_FOR, found="an <ACT> without <ARTICLE>")
+
+    col = UnitCollector(celex, ver, lang, path, binding)
+    b = _Builder(col, _where(path, main_name), lang)
+    consids = [c for c in main.iter("CONSID") if not _inside(c, ("QUOT.S",))]
+    for consid in consids:
+        b.recital(consid)
+    for art in articles:
+        b.article(art)
+    for index, (name, anx) in enumerate(roots[1:], start=1):
+        b.path = str(_where(path, name))
+        b.annex(anx, index)
+        b.path = str(_where(path, main_name))
+
+    # Independent counts: never a silently short list (DESIGN invariant 6).
+    parags = [
+        p for p in main.iter("PARAG")
+        if not _inside(p, ("QUOT.S",)) and b.key(p.find("NO.PARAG"), "PARAG") is not None
+    ]
+    labelled = 0
+    for _name, root in roots:
+        for no in root.iter("NO.P"):
+            if _inside(no, _NOT_POINTS):
+                continue
+            label = _label(no)
+            if label and not is_quoted(label) and label_key(label) is not None:
+                labelled += 1
+        for gr in root.iter("GR.SEQ"):  # numbered headings written as text: "1. Introduction"
+            ti = gr.find("TITLE/TI")
+            if ti is not None and ti.find("NP") is None and section_key(text_of(ti)) is None:
+                labelled += numbered_heading(text_of(ti)) is not None
+    expected = {
+        "articles": (len(articles), b.n.articles),
+        "recitals": (len(consids), b.n.recitals),
+        "paragraphs": (len(parags), b.n.paragraphs),
+        "points": (labelled, b.n.points + b.n.restarted),
+        "annexes": (len(roots) - 1, b.n.annexes),
+    }
+    for what, (want, got) in expected.items():
+        if want != got:
+            raise ParseError(path, what, f"{want} in the markup but {got} units built")
+
+    return ParsedAct(
+        act=celex,
+        version=ver,
+        language=lang,
+        format="formex",
+        title=title,
+        units=col.units(),
+        doc_kind=doc_kind,
+        binding=binding,
+        source_url=eurlex_link(celex, lang),
+    )
