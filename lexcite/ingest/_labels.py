@@ -6,6 +6,7 @@ Shared by the consolidated and Formex parsers. Pure functions, no markup.
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from lexcite.ingest._markup import norm_space
 
@@ -19,6 +20,12 @@ __all__ = [
     "numbered_heading",
     "heading_number",
     "RECITAL_WORD",
+    "POINT_WORD",
+    "display_label",
+    "heading_word_case",
+    "section_parts",
+    "numbered_parts",
+    "iso_date",
 ]
 
 # Opening quotation marks used in EU texts (EN ‘’, NL/DE “” „, FR « »).
@@ -111,3 +118,46 @@ def heading_number(heading: str) -> str | None:
     """'Article 6' / 'Artikel 4a' / 'ANNEX III' / 'BIJLAGE XIII' → '6' / '4a' / 'III' / 'XIII'."""
     m = _HEADING_NO.search(norm_space(heading))
     return m["key"] if m else None
+
+
+# Titles follow the OJ parser's convention, so a unit reads the same whichever format it came from:
+# "Article 5(1), point (h)(iii) — Prohibited AI practices", "Annex I, Section A, point 1 — List of …".
+POINT_WORD = {"en": "point", "nl": "punt", "de": "Nummer", "fr": "point", "it": "punto", "es": "punto"}
+
+
+def display_label(label: str) -> str:
+    """'(a)' -> '(a)', '4.' -> '4', 'a)' -> 'a)', '3.1.' -> '3.1'."""
+    return norm_space(label).rstrip(".")
+
+
+def heading_word_case(heading: str) -> str:
+    """'ANNEX III' -> 'Annex III', 'BIJLAGE' -> 'Bijlage'; other headings unchanged."""
+    heading = norm_space(heading)
+    first, sep, rest = heading.partition(" ")
+    return first.capitalize() + sep + rest if first.isupper() and len(first) > 1 else heading
+
+
+def section_parts(heading: str) -> tuple[str, str, str] | None:
+    """'Section A. List of …' -> ('Section', 'A', 'List of …'); 'Afdeling 1' -> ('Afdeling', '1', '')."""
+    m = _SECTION.match(norm_space(heading))
+    if not m:
+        return None
+    word = m["word"][0].upper() + m["word"][1:].lower()
+    rest = norm_space(heading)[m.end():].lstrip(" .:—–-")
+    return word, m["key"], rest
+
+
+def numbered_parts(heading: str) -> tuple[str, str] | None:
+    """'1.   Inleiding' -> ('1', 'Inleiding')."""
+    m = _NUMBERED.match(norm_space(heading))
+    if not m:
+        return None
+    return m["key"], norm_space(heading)[m.end():].lstrip(" .")
+
+
+def iso_date(value: str) -> bool:
+    """True for an ISO date YYYY-MM-DD (a version given on the command line is checked before use)."""
+    try:
+        return date.fromisoformat(value).isoformat() == value
+    except ValueError:
+        return False

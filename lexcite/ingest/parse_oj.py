@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -204,21 +204,18 @@ def emit(collector: UnitCollector, node: Node, parent: str | None = None) -> Non
     uid = f"{parent}.{node.seg}" if parent else node.seg
     collector.add(uid, node.kind, node.title, node.text, parent, anchor=node.anchor, footnotes=node.footnotes)
     seen: set[str] = set()
+    restarted = False
     for child in node.children:
-        if child.seg in seen and child.kind == "point":
-            # Two runs of points labelled alike in one container (two subparagraphs that
-            # each list (a), (b), as in AI Act Article 43(1)): the id scheme has no
-            # subparagraph level, so the later run stays text of its container and the
-            # first keeps the id. Any other repeated id is refused by the collector.
+        if child.kind == "point" and (restarted or child.seg in seen):
+            # A second run of points labelled alike in one container (two subparagraphs
+            # that each list (a), (b), as in AI Act Article 43(1)): the id scheme has no
+            # subparagraph level, so from the restart on the points stay text of their
+            # container and only the first run has ids. Other repeats reach the collector,
+            # which refuses them.
+            restarted = True
             continue
         seen.add(child.seg)
         emit(collector, child, uid)
-
-
-def walk_nodes(nodes: Iterable[Node]) -> Iterator[Node]:
-    for n in nodes:
-        yield n
-        yield from walk_nodes(n.children)
 
 
 # ---------------------------------------------------------------------------
@@ -231,14 +228,20 @@ class Texts:
 
     def __init__(self, notes: dict[str, str]):
         self.notes = notes
+        # Units nest, so the same element's text is asked for several times; the tree
+        # does not change once the notes are out, and holding the elements as keys
+        # keeps their proxies (and so the keys) alive.
+        self._memo: dict[etree._Element, str] = {}
 
-    @staticmethod
-    def text(el: etree._Element) -> str:
-        return text_of(el)
+    def text(self, el: etree._Element) -> str:
+        t = self._memo.get(el)
+        if t is None:
+            t = self._memo[el] = text_of(el)
+        return t
 
-    @staticmethod
-    def join(els: Iterable[etree._Element]) -> str:
-        return norm_space(" ".join(text_of(e) for e in els))
+    def join(self, els: Iterable[etree._Element]) -> str:
+        # Each part is already normalised (text_of), so joining the non-empty ones is enough.
+        return " ".join(t for t in map(self.text, els) if t)
 
     def footnotes(self, els: Iterable[etree._Element]) -> tuple[str, ...]:
         out: list[str] = []
@@ -339,7 +342,9 @@ def child_blocks(container: etree._Element, data_table_class: str) -> Iterator[B
             yield Block(child, None)
 
 
-def blocks_with_quotes(container: etree._Element, data_table_class: str) -> Iterator[tuple[Block, bool]]:
+def blocks_with_quotes(
+    container: etree._Element, data_table_class: str, text: Callable[[etree._Element], str] = text_of
+) -> Iterator[tuple[Block, bool]]:
     """Each child block and whether it is quoted text of an amending act.
 
     A quotation opens at a block (or point label) that starts with an opening quote
@@ -348,17 +353,17 @@ def blocks_with_quotes(container: etree._Element, data_table_class: str) -> Iter
     quoted = False
     prev = ""
     for b in child_blocks(container, data_table_class):
-        text = text_of(b.el)
+        t = text(b.el)
         if not quoted:
             if b.point is not None:
                 quoted = b.point.label[:1] in OPEN_QUOTES
             else:
-                quoted = opens_quote(text) and (prev.endswith(":") or b.el.tag != "p")
+                quoted = opens_quote(t) and (prev.endswith(":") or b.el.tag != "p")
         yield b, quoted
-        if quoted and closes_quote(text):
+        if quoted and closes_quote(t):
             quoted = False
-        if text:
-            prev = text
+        if t:
+            prev = t
 
 
 class PointBuilder:
@@ -370,7 +375,7 @@ class PointBuilder:
                labels: tuple[str, ...] = ()) -> list[Node]:
         """The points that are direct children of `container`; `ref` is e.g. 'Article 5(1)'."""
         out: list[Node] = []
-        for b, quoted in blocks_with_quotes(container, self.data_table_class):
+        for b, quoted in blocks_with_quotes(container, self.data_table_class, self.texts.text):
             if quoted or b.point is None:
                 continue
             seg = label_segment(b.point.label)
@@ -556,12 +561,13 @@ def detect_meta(
         return text_of(found[0]) if found else ""
 
     if act is None:
-        for p in root.xpath(f"//p[{has_class(prefix + 'normal')}]"):
-            text = text_of(p)
-            if text.startswith("ELI:") and not any(a.tag == "td" for a in p.iterancestors()):
-                act = celex_from_eli(text)
-                if act:
-                    break
+        # The act's own "ELI: http://data.europa.eu/eli/reg/2024/1689/oj" line; the ones in
+        # footnotes (p.oj-note, inside cells) name other acts.
+        for p in root.xpath(f"//p[{has_class(prefix + 'normal')}][starts-with(normalize-space(.), 'ELI:')]"
+                            "[not(ancestor::td)]"):
+            act = celex_from_eli(text_of(p))
+            if act:
+                break
     if act is None:
         for m in root.xpath("//meta[@property='eli:id_local' or @name='eli:id_local']"):
             value = norm_space(m.get("content") or "")
@@ -577,7 +583,13 @@ def detect_meta(
     if not is_celex(act):
         raise ParseError(path, "document header", f"{act!r} is not a CELEX number; pass --celex")
 
-    if version is None:
+    if version is not None:
+        try:
+            version = date.fromisoformat(version).isoformat()
+        except ValueError:
+            raise ParseError(path, "arguments", f"version {version!r} is not a date; pass --version YYYY-MM-DD") \
+                from None
+    else:
         version = parse_date(first("hd-date"))
         if version is None:
             raise ParseError(path, "document header",
@@ -597,6 +609,8 @@ def detect_meta(
         if language is None:
             raise ParseError(path, "document header", "cannot detect the language (hd-lg); pass --language")
     language = language.lower()
+    if not re.fullmatch(r"[a-z]{2}", language):
+        raise ParseError(path, "arguments", f"language {language!r} is not an ISO 639-1 code; pass --language")
     doc_kind = kind or _LETTER_KIND.get(act[5:6], "regulation")
     return Meta(act, version, language, title, doc_kind)
 
@@ -634,7 +648,9 @@ class _OjParser:
             if not n.isdigit():
                 raise ParseError(self.path, div.get("id"), "recital id is not a number")
             rows = [b.point for b in child_blocks(div, "oj-table") if b.point is not None]
-            if rows and label_segment(rows[0].label) == n:
+            if rows:  # "(12) | text"
+                if label_segment(rows[0].label) != n:
+                    raise ParseError(self.path, div.get("id"), f"recital labelled {rows[0].label!r}")
                 content = [rows[0].content] + [c for c in div if isinstance(c.tag, str) and c.tag != "table"]
                 text = self.texts.join(content)
             else:
@@ -699,8 +715,9 @@ class _OjParser:
             heading = text_of(titles[0]) if titles else div_id.replace("_", " ").title()
             subtitle = self.texts.join(titles[1:])
             n = div_id[4:]
-            said = heading.split()[1] if len(heading.split()) > 1 else None
-            if said is not None and said.strip("‘") != n:
+            words = heading.split()
+            said = words[1] if len(words) > 1 and re.fullmatch(r"[IVXLC]+|\d+", words[1]) else None
+            if said is not None and said != n:
                 raise ParseError(self.path, div_id, f"heading {heading!r} disagrees with the div id")
             body = [c for c in kids if c not in titles]
             out.append(ab.build(f"anx_{n}", heading, subtitle, div_id, body))
@@ -783,11 +800,6 @@ def parse_oj(
     for node in (*recitals, *articles, *annexes):
         emit(collector, node)
     units = collector.units()
-    counts = {k: sum(1 for u in units if u.kind == k and u.parent is None)
-              for k in ("recital", "article", "annex")}
-    _check(path, "articles", counts["article"], len(articles), "parsed article nodes")
-    _check(path, "recitals", counts["recital"],
-           len(_outside_tables(root.xpath("//div[starts-with(@id, 'rct_')]"))), "div#rct_N")
     return ParsedAct(
         act=meta.act,
         version=meta.version,

@@ -326,7 +326,7 @@ def parse_flat(
     for k, ax in enumerate(annexes, start=1):
         heading = ax.titles[0].text.lstrip("‘")
         words = heading.split(" ")
-        n = words[1] if len(words) > 1 else str(k)
+        n = words[1] if len(words) > 1 and re.fullmatch(r"[IVXLC]+|\d+", words[1]) else str(k)
         anchor = ax.titles[0].el.get("id")
         annex_nodes.append(ab.build(f"anx_{n}", heading, norm_space(" ".join(t.text for t in ax.titles[1:])),
                                     anchor, list(_elements(ax.body))))
