@@ -38,13 +38,19 @@ from lxml import etree, html
 from lexcite.contract import ParsedAct, is_celex
 from lexcite.errors import FormatNotRecognised, ParseError
 from lexcite.ingest._labels import (
+    POINT_WORD,
+    display_label,
     heading_number,
+    heading_word_case,
     is_quoted,
+    iso_date,
     label_key,
     label_kind,
     numbered_heading,
+    numbered_parts,
     point_segments,
     section_key,
+    section_parts,
 )
 from lexcite.ingest._markup import classes, eurlex_link, norm_space, text_of
 from lexcite.ingest._units import UnitCollector
@@ -61,9 +67,12 @@ _TITLE = re.compile(
     r"(?P<d>\d{2})\.(?P<m>\d{2})\.(?P<y>\d{4})"
 )
 _MARKER = re.compile(r"^\s*[►▼]\s*(?P<tag>[A-Z])\s*(?P<no>\d*)\s*$")
+_BARE_MARKER = re.compile(r"►\s*(?P<label>[A-Z]\d+)")
+_GLYPHS = re.compile(r"[►▼]\s*[A-Z]\d*\s*|\s*◄")
 _ARROW_LABEL = re.compile(r"^\s*►?\s*(?P<tag>[A-Z])\s*(?P<no>\d*)\s*$")
 _FLAT_LABEL = re.compile(r"^\(?[0-9A-Za-z]{1,4}(?:\.[0-9A-Za-z]{1,3})*[.)]$")
-_ANNEX_HEADING = re.compile(r"^\S+(?:\s+(?:[IVXLC]+|\d+))?$")
+# "ANNEX III", "BIJLAGE", "ANHANG 2": an upper-case word and a number; subtitles are ordinary text.
+_ANNEX_HEADING = re.compile(r"^[^\W\d_a-z]{4,}(?:\s+(?:[IVXLC]+|\d+))?$")
 _DOC_KIND = {"R": "regulation", "L": "directive", "D": "decision"}
 
 
@@ -72,7 +81,7 @@ def _has(el: etree._Element, cls: str) -> bool:
 
 
 def _by_class(root: etree._Element, cls: str, tag: str = "*") -> list[etree._Element]:
-    return root.xpath(f'//{tag}[contains(concat(" ", normalize-space(@class), " "), " {cls} ")]')
+    return root.xpath(f'.//{tag}[contains(concat(" ", normalize-space(@class), " "), " {cls} ")]')
 
 
 def _blank(el: etree._Element) -> bool:
@@ -90,12 +99,14 @@ def _blank(el: etree._Element) -> bool:
 class _Node:
     uid: str
     kind: str
-    cite: str
+    ref: str  # what its points are "of": "Artikel 5(1)", "Bijlage I, Afdeling A"
     title: str
     parent: str | None
     anchor: str
     blocks: list[etree._Element] = field(default_factory=list)
-    prefix: str = ""  # text printed before the blocks (a flat item's label lives inside its block)
+    labels: tuple[str, ...] = ()  # point labels after `ref`: ("h)", "iii)")
+    suffix: str = ""  # " — Verboden AI-praktijken": the article subject or annex subtitle
+    bare: bool = False  # a section heading ("Afdeling 1") still waiting for its title line
 
 
 @dataclass
@@ -135,19 +146,20 @@ def _kind(key: str, stack: list[_Level]) -> str:
 
 
 class _Planner:
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, language: str):
         self.path = str(path)
+        self.word = POINT_WORD.get(language, "point")
         self.nodes: list[_Node] = []
         self.by_id: dict[str, _Node] = {}
         self.ids: set[str] = set()
         self.restarted = 0
         self.quoted_paragraphs = 0
 
-    def new(self, uid: str, kind: str, cite: str, title: str, parent: str | None, anchor: str,
-            blocks: list[etree._Element], prefix: str = "") -> _Node:
+    def new(self, uid: str, kind: str, ref: str, title: str, parent: str | None, anchor: str,
+            blocks: list[etree._Element], labels: tuple[str, ...] = (), suffix: str = "") -> _Node:
         if uid in self.ids:
             raise ParseError(self.path, uid, "two units with the same id")
-        node = _Node(uid, kind, cite, title, parent, anchor, list(blocks), prefix)
+        node = _Node(uid, kind, ref, title, parent, anchor, list(blocks), labels, suffix)
         self.ids.add(uid)
         self.nodes.append(node)
         self.by_id[uid] = node
@@ -175,14 +187,14 @@ class _Planner:
             raise ParseError(self.path, heading or "article", "an article without a number")
         sub = next((k for k in div if _has(k, "eli-title")), None)
         stitle = norm_space(sub.text_content()) if sub is not None else ""
-        title = f"{heading} — {stitle}" if stitle else heading
+        suffix = f" — {stitle}" if stitle else ""
         blocks = [
             k for k in div
             if isinstance(k.tag, str) and k is not head and k is not sub and not _blank(k)
         ]
         uid = f"art_{number}"
         anchor = div_id or uid
-        self.new(uid, "article", heading, title, None, anchor, blocks)
+        self.new(uid, "article", heading, heading + suffix, None, anchor, blocks, suffix=suffix)
 
         groups: list[tuple[str | None, list[etree._Element]]] = [(None, [])]
         for b in blocks:
@@ -200,15 +212,14 @@ class _Planner:
                 self.sequence(group, uid)
                 continue
             pid = f"{uid}.par_{key}"
-            cite = f"{heading}({key})"
-            self.new(pid, "paragraph", cite, cite, uid, anchor, group)
+            ref = f"{heading}({key})"
+            self.new(pid, "paragraph", ref, ref + suffix, uid, anchor, group, suffix=suffix)
             self.sequence(group, pid)
 
     # -- points --------------------------------------------------------------------------------
-    def sequence(self, blocks: list[etree._Element], base: str, stack: list[_Level] | None = None,
-                 base_node: _Node | None = None) -> None:
+    def sequence(self, blocks: list[etree._Element], base: str) -> None:
         """Walk sibling blocks under `base`; list items nest by label kind (flat lists) or by markup."""
-        stack = [] if stack is None else stack
+        stack: list[_Level] = []
         skipping: set[str] = set()  # label kinds of a restarted list, kept as text
         for b in blocks:
             if not isinstance(b.tag, str):
@@ -217,7 +228,7 @@ class _Planner:
             if item is None:
                 if _blank(b):
                     continue
-                heading = self._heading(b, base, stack, base_node)
+                heading = self._heading(b, base, stack)
                 if heading:
                     continue
                 # `p.list` continues the list item above it; other blocks belong to the innermost
@@ -231,7 +242,7 @@ class _Planner:
                 if inner:
                     self.sequence(inner, owner)
                 continue
-            label, body, flat_prefix = item
+            label, body = item
             key = self.key(label, f"item {label!r} under {base}")
             if key is None:  # a dash, or a quoted point: text of the enclosing unit
                 for level in stack:
@@ -244,18 +255,19 @@ class _Planner:
             if at is not None:
                 del stack[at:]
             parent = stack[-1].node.uid if stack else base
-            if kind in skipping:
+            uid = None if kind in skipping else self._point_id(parent, key)
+            if uid is None or uid in self.ids:
+                # A list that restarts its numbering in a later subparagraph (Article 43(1) of the AI
+                # Act): the first list keeps the ids, this one stays text (counted for the cross-check).
+                if uid is not None and key not in ("a", "i", "1", "A"):
+                    raise ParseError(self.path, uid, "two units with the same id")
+                skipping.add(kind)
                 self.restarted += 1 + self._count_items(body)
+                for level in stack:
+                    if level.absorbs:
+                        level.node.blocks.append(b)
                 continue
-            uid = self._point_id(parent, key)
-            if uid in self.ids:
-                if key in ("a", "i", "1", "A"):
-                    skipping.add(kind)
-                    self.restarted += 1 + self._count_items(body)
-                    continue
-                raise ParseError(self.path, uid, "two units with the same id")
-            node = self.new(uid, "point", self._cite(parent, key), self._cite(parent, key), parent,
-                            self._anchor(parent), [b], flat_prefix)
+            node = self._point(uid, parent, key, label, [b])
             for level in stack:
                 level.node.blocks.append(b)
             stack.append(_Level(kind, key, node, absorbs=False))
@@ -276,48 +288,46 @@ class _Planner:
         except ValueError:
             return None
 
-    def _item(self, b: etree._Element) -> tuple[str, list[etree._Element], str] | None:
-        """(label, body blocks, prefix) for a grid-list item or a flat hanging-indent item."""
+    def _item(self, b: etree._Element) -> tuple[str, list[etree._Element]] | None:
+        """(label, body blocks) for a grid-list item or a flat hanging-indent item."""
         if _has(b, "grid-list"):
             col1 = next((k for k in b if _has(k, "grid-list-column-1")), None)
             col2 = next((k for k in b if _has(k, "grid-list-column-2")), None)
             if col1 is None or col2 is None:
                 raise ParseError(self.path, "div.grid-list", "a grid list item without its two columns")
-            return norm_space(col1.text_content()), [k for k in col2 if isinstance(k.tag, str)], ""
+            return norm_space(col1.text_content()), [k for k in col2 if isinstance(k.tag, str)]
         if b.tag == "div" and not b.get("class") and "margin-left" in (b.get("style") or ""):
             first = next((k for k in b if isinstance(k.tag, str)), None)
             if first is not None and first.tag == "p" and len(first) and first[0].tag == "span":
                 label = norm_space(first.text or "")
                 if _FLAT_LABEL.match(label) and not norm_space(first[0].text_content()):
                     rest = [k for k in b if isinstance(k.tag, str) and k is not first]
-                    return label, rest, ""
+                    return label, rest
         return None
 
-    def _heading(self, b: etree._Element, base: str, stack: list[_Level], base_node: _Node | None) -> bool:
+    def _heading(self, b: etree._Element, base: str, stack: list[_Level]) -> bool:
         """Annex group headings: sections (`sct_A`) and numbered groups (`pnt_1`)."""
         if not any(_has(b, f"title-gr-seq-level-{n}") for n in range(1, 7)):
             return False
         heading = norm_space(b.text_content())
-        if (skey := section_key(heading)) is not None:
+        if (parts := section_parts(heading)) is not None:
+            word, skey, rest = parts
             stack.clear()
-            annex = base.split(".")[0]
-            cite_base = self.by_id[annex].cite
-            word = " ".join(heading.split()[:2]).rstrip(".:—–-")
-            node = self.new(f"{annex}.sct_{skey}", "section", f"{cite_base}, {word}",
-                            f"{cite_base} — {heading}", annex, annex, [])
+            annex = self.by_id[base.split(".")[0]]
+            ref = f"{annex.ref}, {word} {skey}"
+            node = self.new(f"{annex.uid}.sct_{skey}", "section", ref, ref + (f" — {rest}" if rest else ""),
+                            annex.uid, annex.anchor, [b], suffix=annex.suffix)
+            node.bare = not rest
             stack.append(_Level("section", skey, node, absorbs=True))
             return True
-        if (nkey := numbered_heading(heading)) is not None:
+        if (numbered := numbered_parts(heading)) is not None:
+            nkey, rest = numbered
             kind = _kind(nkey, stack)
             at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i].kind == kind), None)
             if at is not None:
                 del stack[at:]
             parent = stack[-1].node.uid if stack else base
-            uid = self._point_id(parent, nkey)
-            cite = self._cite(parent, nkey)
-            rest = heading[len(nkey):].lstrip(". ")
-            node = self.new(uid, "point", cite, f"{cite} — {rest}" if rest else cite, parent,
-                            self._anchor(parent), [b])
+            node = self._point(self._point_id(parent, nkey), parent, nkey, nkey, [b], heading=rest)
             for level in stack:
                 if level.absorbs:
                     level.node.blocks.append(b)
@@ -325,10 +335,20 @@ class _Planner:
             return True
         # An unlabelled heading: the rest of a split section heading ("Afdeling 1" / "Informatie …").
         top = next((lv for lv in reversed(stack) if lv.absorbs), None)
-        if top is not None and top.node.kind == "section" and not top.node.blocks:
+        if top is not None and top.node.kind == "section" and top.node.bare:
             top.node.title = f"{top.node.title} — {heading}"
+            top.node.blocks.append(b)
+            top.node.bare = False
             return True
         return False
+
+    def _point(self, uid: str, parent: str, key: str, label: str, blocks: list[etree._Element],
+               heading: str | None = None) -> _Node:
+        up = self.by_id[parent]
+        shown = display_label(label)
+        labels = (shown,) if label_kind(key) == "dotted" else up.labels + (shown,)
+        title = f"{up.ref}, {self.word} {''.join(labels)}" + (f" — {heading}" if heading else up.suffix)
+        return self.new(uid, "point", up.ref, title, parent, up.anchor, blocks, labels, up.suffix)
 
     def _point_id(self, parent: str, key: str) -> str:
         chain = [seg[4:] for seg in parent.split(".") if seg.startswith("pnt_")]
@@ -337,16 +357,6 @@ class _Planner:
             raise ParseError(self.path, f"point {key} under {parent}", "a dotted point outside its parent")
         return parent + "".join(f".pnt_{s}" for s in segs)
 
-    def _cite(self, parent: str, key: str) -> str:
-        node = self.by_id[parent]
-        if node.kind in ("annex", "section"):
-            return f"{node.cite}, {key if label_kind(key) in ('num', 'dotted') else f'({key})'}"
-        if label_kind(key) == "dotted":
-            return f"{node.cite.rsplit(', ', 1)[0]}, {key}"
-        return f"{node.cite}({key})"
-
-    def _anchor(self, parent: str) -> str:
-        return self.by_id[parent].anchor
 
     # -- annexes -------------------------------------------------------------------------------
     def annex(self, div: etree._Element, index: int) -> None:
@@ -368,9 +378,10 @@ class _Planner:
             k for k in div
             if isinstance(k.tag, str) and k not in titles and k.tag != "hr" and not _blank(k)
         ]
-        node = self.new(uid, "annex", heading, f"{heading} — {subtitle}" if subtitle else heading, None,
-                        div_id or uid, blocks)
-        self.sequence(blocks, uid, base_node=node)
+        ref = heading_word_case(heading)
+        suffix = f" — {subtitle}" if subtitle else ""
+        self.new(uid, "annex", ref, ref + suffix, None, div_id or uid, blocks, suffix=suffix)
+        self.sequence(blocks, uid)
 
 
 # ---------------------------------------------------------------------------------------------- #
@@ -412,17 +423,26 @@ def _link_celex(a: etree._Element) -> str | None:
     return None
 
 
-def _modifiers(root: etree._Element, body: etree._Element | None) -> tuple[str, ...]:
-    """Amending acts (►M1, ►M2 …) named in the header; corrigenda (►C1 …) are not amending acts."""
-    out: list[str] = []
+def _header_labels(root: etree._Element, body: etree._Element | None) -> dict[str, str]:
+    """The header's arrows: {"B": base, "M1": first amending act, "C1": first corrigendum, …}."""
+    out: dict[str, str] = {}
     for p in _by_class(root, "arrow", "p"):
         if body is not None and any(a is body for a in p.iterancestors()):
             continue
         for a in p.iter("a"):
             m = _ARROW_LABEL.match(a.text_content())
             celex = _link_celex(a)
-            if m and m["tag"] == "M" and celex and celex not in out:
-                out.append(celex)
+            if m and celex:
+                out.setdefault(m["tag"] + m["no"], celex)
+    return out
+
+
+def _modifiers(root: etree._Element, body: etree._Element | None) -> tuple[str, ...]:
+    """Amending acts (►M1, ►M2 …) named in the header; corrigenda (►C1 …) are not amending acts."""
+    out: list[str] = []
+    for label, celex in _header_labels(root, body).items():
+        if label.startswith("M") and celex not in out:
+            out.append(celex)
     return tuple(out)
 
 
@@ -479,6 +499,8 @@ def parse_consolidated(
         cons_celex = act if m and m["date"] else (cons_celex or base)
     ver = version or meta.version
     lang = (language or meta.language).lower()
+    if not iso_date(ver):
+        raise ParseError(path, "version", f"version {ver!r} is not an ISO date YYYY-MM-DD")
 
     body = next(iter(_by_class(doc, "eli-container", "div")), None)
     scope = body if body is not None else doc
@@ -512,6 +534,16 @@ def parse_consolidated(
             if celex and celex != base and m["tag"] != "B":
                 inline.append((order[a], celex))
             drop.append(a)
+    # Markers written as bare text ("►M1 … ◄" without a link): the header tells which act M1 is.
+    labels = _header_labels(doc, body)
+    for el in scope.iter():
+        if not isinstance(el.tag, str):
+            continue
+        for text, at in ((el.text, el), (el.tail, el.getparent())):
+            for m in _BARE_MARKER.finditer(text or ""):
+                celex = labels.get(m["label"])
+                if celex and celex != base and at is not None:
+                    inline.append((order[at], celex))
     notes_by_id: dict[str, etree._Element] = {}
     for p in _by_class(doc, "footnote", "p"):
         for el in p.iter():
@@ -526,7 +558,7 @@ def parse_consolidated(
             call_els.append(a)
 
     # 2. The plan of units.
-    planner = _Planner(path)
+    planner = _Planner(path, lang)
     for div in articles:
         planner.article(div)
     annexes = [d for d in scope.iter("div") if re.fullmatch(r"anx_[0-9A-Za-z]+", d.get("id") or "")]
@@ -534,14 +566,18 @@ def parse_consolidated(
         planner.annex(div, index)
 
     # 3. Positions each unit spans (its blocks and everything inside them).
+    def end(el: etree._Element) -> int:
+        """Position of the last node inside `el`: just before whatever follows its subtree."""
+        x = el
+        while x is not None:
+            nxt = x.getnext()
+            if nxt is not None:
+                return order[nxt] - 1
+            x = x.getparent()
+        return len(order) - 1
+
     def span(node: _Node) -> list[tuple[int, int]]:
-        out = []
-        for b in node.blocks:
-            last = b
-            for last in b.iter():  # noqa: B007 - the last descendant in document order
-                pass
-            out.append((order[b], order[last]))
-        return out
+        return [(order[b], end(b)) for b in node.blocks]
 
     spans = {n.uid: span(n) for n in planner.nodes}
 
@@ -564,10 +600,10 @@ def parse_consolidated(
             continue
         if _has(el, "superscript"):
             el.tag = "sup"
-        if el.text and "◄" in el.text:
-            el.text = el.text.replace("◄", "")
-        if el.tail and "◄" in el.tail:
-            el.tail = el.tail.replace("◄", "")
+        if el.text and ("◄" in el.text or "►" in el.text or "▼" in el.text):
+            el.text = _GLYPHS.sub("", el.text)
+        if el.tail and ("◄" in el.tail or "►" in el.tail or "▼" in el.tail):
+            el.tail = _GLYPHS.sub("", el.tail)
 
     # 5. Units, changes, notes.
     positions = [p for p, _ in markers]
@@ -580,7 +616,7 @@ def parse_consolidated(
         best = None
         for node in planner.nodes:
             for s, e in spans[node.uid]:
-                if s <= pos <= e and (best is None or e - s < best[0]):
+                if s <= pos <= e and (best is None or e - s <= best[0]):  # ties: the later, deeper unit
                     best = (e - s, node.uid)
         if best:
             changed[best[1]] = celex
@@ -612,9 +648,10 @@ def parse_consolidated(
     ]
     labelled = 0
     for el in scope.iter("div", "p"):
-        if _has(el, "grid-list-column-1"):
+        cls = classes(el)
+        if "grid-list-column-1" in cls:
             label = norm_space(el.text_content())
-        elif any(_has(el, f"title-gr-seq-level-{n}") for n in range(1, 7)):
+        elif any(c.startswith("title-gr-seq-level-") for c in cls):
             heading = norm_space(el.text_content())
             labelled += section_key(heading) is None and numbered_heading(heading) is not None
             continue

@@ -33,14 +33,20 @@ from lxml import etree
 from lexcite.contract import ParsedAct
 from lexcite.errors import FormatNotRecognised, ParseError
 from lexcite.ingest._labels import (
+    POINT_WORD,
     RECITAL_WORD,
+    display_label,
     heading_number,
+    heading_word_case,
     is_quoted,
+    iso_date,
     label_key,
     label_kind,
     numbered_heading,
+    numbered_parts,
     point_segments,
     section_key,
+    section_parts,
 )
 from lexcite.ingest._markup import eurlex_link, norm_space, read_xml, text_of
 from lexcite.ingest._units import UnitCollector
@@ -184,8 +190,23 @@ def _prepare(root: etree._Element) -> None:
             el.tag = "SUP"
         elif tag == "HT" and el.get("TYPE") == "SUB":
             el.tag = "SUB"
+        elif tag == "FT" and el.get("TYPE") == "NUMBER" and el.text and len(el) == 0:
+            el.text = _group_digits(el.text)
+        elif tag == "ITEM" and (el.getparent().get("TYPE") or "").upper() == "DASH":
+            el.text = "— " + (el.text or "")  # the OJ prints the dash; Formex only says TYPE="DASH"
         if tag in _SPACED:
             el.tail = " " + (el.tail or "")
+
+
+def _group_digits(number: str) -> str:
+    """`<FT TYPE="NUMBER">35000000</FT>` is printed "35 000 000" in the OJ (groups from 5 digits)."""
+    m = re.fullmatch(r"(\d{5,})((?:[.,]\d+)?)", number.strip())
+    if not m:
+        return number
+    digits = m[1]
+    head = len(digits) % 3 or 3
+    groups = [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
+    return " ".join(groups) + m[2]
 
 
 def _notes(*els: etree._Element) -> tuple[str, ...]:
@@ -225,19 +246,28 @@ class _Counts:
     restarted: int = 0  # labelled items of restarted lists, kept as text (see _Builder.restarts)
 
 
+@dataclass
+class _Ref:
+    """How a unit's points are titled: "Article 5(1)" + labels ("(h)",) + " — Prohibited AI practices"."""
+
+    ref: str
+    labels: tuple[str, ...] = ()
+    suffix: str = ""
+
+
 class _Builder:
     def __init__(self, col: UnitCollector, path: str | Path, language: str):
         self.col, self.path, self.language = col, str(path), language
         self.n = _Counts()
-        self.cite: dict[str, str] = {}
+        self.refs: dict[str, _Ref] = {}
         self.kind: dict[str, str] = {}
         self.anchor: dict[str, str] = {}
-        self.restarted_in: list[str] = []
+        self.word = POINT_WORD.get(language, "point")
 
-    def add(self, uid: str, kind: str, cite: str, title: str, text: str, parent: str | None,
+    def add(self, uid: str, kind: str, ref: _Ref, title: str, text: str, parent: str | None,
             anchor: str, notes: tuple[str, ...]) -> str:
         self.col.add(uid, kind, title, text, parent, anchor=anchor, footnotes=notes)
-        self.cite[uid], self.kind[uid], self.anchor[uid] = cite, kind, anchor
+        self.refs[uid], self.kind[uid], self.anchor[uid] = ref, kind, anchor
         return uid
 
     def key(self, no: etree._Element | None, where: str) -> str | None:
@@ -257,7 +287,10 @@ class _Builder:
             raise ParseError(self.path, f"recital after {self.n.recitals}", "a recital without a number")
         word = RECITAL_WORD.get(self.language, "Recital")
         uid = f"rct_{key}"
-        self.add(uid, "recital", f"{word} {key}", f"{word} {key}", text_of(consid), None, uid, _notes(consid))
+        body = [c for c in np_ if isinstance(c.tag, str) and c.tag != "NO.P"]
+        title = f"{word} {key}"
+        self.add(uid, "recital", _Ref(title), title, " ".join(text_of(c) for c in body), None, uid,
+                 _notes(consid))
         self.n.recitals += 1
 
     # -- articles ------------------------------------------------------------------------------
@@ -274,11 +307,11 @@ class _Builder:
                 self.path, f"ARTICLE IDENTIFIER={art.get('IDENTIFIER')}", f"heading {heading!r} disagrees"
             )
         sti = _first_text(art.find("STI.ART"))
-        title = f"{heading} — {sti}" if sti else heading
+        suffix = f" — {sti}" if sti else ""
         body = [k for k in art if isinstance(k.tag, str) and k.tag not in ("TI.ART", "STI.ART")]
         uid = f"art_{number}"
         text = " ".join(text_of(k) for k in body)
-        self.add(uid, "article", heading, title, text, None, uid, _notes(*body))
+        self.add(uid, "article", _Ref(heading, (), suffix), heading + suffix, text, None, uid, _notes(*body))
         self.n.articles += 1
         for k in body:
             if k.tag == "PARAG":
@@ -292,9 +325,10 @@ class _Builder:
             self.walk(list(par), art_id)
             return
         uid = f"{art_id}.par_{key}"
-        cite = f"{self.cite[art_id]}({key})"
+        art = self.refs[art_id]
+        ref = _Ref(f"{art.ref}({key})", (), art.suffix)
         anchor = par.get("IDENTIFIER") or self.anchor[art_id]
-        self.add(uid, "paragraph", cite, cite, text_of(par), art_id, anchor, _notes(par))
+        self.add(uid, "paragraph", ref, ref.ref + ref.suffix, text_of(par), art_id, anchor, _notes(par))
         self.n.paragraphs += 1
         self.walk(list(par), uid)
 
@@ -313,13 +347,13 @@ class _Builder:
                     self.walk(child, parent)
                 else:
                     rest = [np_child for np_child in np_] + [c for c in child if c is not np_]
-                    self.point(child, key, parent, rest)
+                    self.point(child, key, _label(np_.find("NO.P")), parent, rest)
             elif tag == "NP":
                 key = self.key(child.find("NO.P"), f"NP under {parent}")
                 if key is None:
                     self.walk(child, parent)
                 else:
-                    self.point(child, key, parent, list(child))
+                    self.point(child, key, _label(child.find("NO.P")), parent, list(child))
             elif tag == "GR.SEQ":
                 self.group(child, parent)
             else:
@@ -347,23 +381,17 @@ class _Builder:
             1 for no in lst.iter("NO.P")
             if not _inside(no, _NOT_POINTS) and self.key(no, f"LIST under {parent}") is not None
         )
-        self.restarted_in.append(parent)
         return True
 
-    def _child_cite(self, parent: str, key: str) -> str:
-        pc = self.cite[parent]
-        if self.kind[parent] in ("annex", "section"):
-            return f"{pc}, {key}"
-        if label_kind(key) == "dotted":
-            return f"{pc.rsplit(', ', 1)[0]}, {key}"
-        return f"{pc}({key})"
-
-    def point(self, el: etree._Element, key: str, parent: str, children: list[etree._Element],
-              heading: str = "") -> str:
+    def point(self, el: etree._Element, key: str, label: str, parent: str, children: list[etree._Element],
+              heading: str | None = None) -> str:
         uid = self.point_id(parent, key)
-        cite = self._child_cite(parent, key)
-        title = f"{cite} — {heading}" if heading else cite
-        self.add(uid, "point", cite, title, text_of(el), parent, self.anchor[parent], _notes(el))
+        up = self.refs[parent]
+        shown = display_label(label)
+        labels = (shown,) if label_kind(key) == "dotted" else up.labels + (shown,)
+        ref = _Ref(up.ref, labels, up.suffix)
+        title = f"{up.ref}, {self.word} {''.join(labels)}" + (f" — {heading}" if heading else up.suffix)
+        self.add(uid, "point", ref, title, text_of(el), parent, self.anchor[parent], _notes(el))
         self.n.points += 1
         self.walk(children, uid)
         return uid
@@ -375,18 +403,21 @@ class _Builder:
         rest = [c for c in gr if c is not title_el]
         np_ = ti.find("NP") if ti is not None else None
         if np_ is not None and (key := self.key(np_.find("NO.P"), f"GR.SEQ under {parent}")) is not None:
-            self.point(gr, key, parent, rest, heading=_first_text(np_.find("TXT")))
+            self.point(gr, key, _label(np_.find("NO.P")), parent, rest, heading=_first_text(np_.find("TXT")))
             return
-        if (skey := section_key(heading)) is not None:
+        if (parts := section_parts(heading)) is not None:
+            word, skey, title_rest = parts
+            sti = _first_text(title_el.find("STI")) if title_el is not None else ""
+            title_rest = " — ".join(t for t in (title_rest, sti) if t)
             uid = f"{parent}.sct_{skey}"
-            cite = f"{self.cite[parent]}, {' '.join(heading.split()[:2]).rstrip('.:—–-')}"
-            title = f"{self.cite[parent]} — {heading}"
-            text = " ".join(text_of(c) for c in rest if isinstance(c.tag, str))
-            self.add(uid, "section", cite, title, text, parent, self.anchor[parent], _notes(*rest))
+            up = self.refs[parent]
+            ref = _Ref(f"{up.ref}, {word} {skey}", (), up.suffix)
+            title = ref.ref + (f" — {title_rest}" if title_rest else "")
+            self.add(uid, "section", ref, title, text_of(gr), parent, self.anchor[parent], _notes(gr))
             self.walk(rest, uid)
             return
-        if (nkey := numbered_heading(heading)) is not None:
-            self.point(gr, nkey, parent, rest, heading=heading)
+        if (numbered := numbered_parts(heading)) is not None:
+            self.point(gr, numbered[0], numbered[0], parent, rest, heading=numbered[1])
             return
         self.walk(rest, parent)
 
@@ -404,14 +435,13 @@ class _Builder:
             if len(heading.split()) > 1:
                 raise ParseError(self.path, f"ANNEX {heading!r}", "an annex heading without a number")
             number = str(index)  # a single unnumbered "ANNEX" (EUR-Lex anchors it anx_1)
-        sti = " — ".join(extra + [_first_text(title_el.find("STI"))] if title_el is not None else extra)
+        sti = " — ".join(extra + ([_first_text(title_el.find("STI"))] if title_el is not None else []))
         sti = sti.strip(" —")
         uid = f"anx_{number}"
-        cite = heading or f"ANNEX {number}"
-        title = f"{cite} — {sti}" if sti else cite
+        ref = _Ref(heading_word_case(heading or f"ANNEX {number}"), (), f" — {sti}" if sti else "")
         contents = [c for c in anx if isinstance(c.tag, str) and c.tag not in ("BIB.INSTANCE", "TITLE")]
         text = " ".join(text_of(c) for c in contents)
-        self.add(uid, "annex", cite, title, text, None, uid, _notes(*contents))
+        self.add(uid, "annex", ref, ref.ref + ref.suffix, text, None, uid, _notes(*contents))
         self.n.annexes += 1
         self.walk(contents, uid)
 
@@ -512,6 +542,8 @@ def parse_formex(
         roots = [(name, _read(files, name, path)) for name in candidates]
         acts = [r for r in roots if r[1].tag == "ACT"]
         roots = acts + [r for r in roots if r[1].tag == "ANNEX"]  # file names sort in page order
+        if not roots:
+            raise FormatNotRecognised(path, _LOOKED_FOR, found=", ".join(xml_names[:5]))
 
     main_name, main = roots[0]
     if main.tag != "ACT":
@@ -547,6 +579,8 @@ def parse_formex(
     if ver is None:
         raise ParseError(path, "PUBLICATION.REF/DATE", "no OJ publication date (the version); pass version=")
 
+    if not iso_date(ver):
+        raise ParseError(path, "version", f"version {ver!r} is not an ISO date YYYY-MM-DD")
     celex = act or _detect_celex(main, manifest, title)
     if not celex:
         raise ParseError(_where(path, main_name), "BIB.INSTANCE/NO.DOC", "cannot tell the CELEX number; pass act=")
@@ -579,8 +613,10 @@ def parse_formex(
             if _inside(no, _NOT_POINTS):
                 continue
             label = _label(no)
-            if label and not is_quoted(label) and label_key(label) is not None:
-                labelled += 1
+            try:
+                labelled += bool(label) and not is_quoted(label) and label_key(label) is not None
+            except ValueError:
+                labelled += 1  # a label no rule reads: the counts disagree and the parse fails
         for gr in root.iter("GR.SEQ"):  # numbered headings written as text: "1. Introduction"
             ti = gr.find("TITLE/TI")
             if ti is not None and ti.find("NP") is None and section_key(text_of(ti)) is None:
