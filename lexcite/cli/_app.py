@@ -20,7 +20,8 @@ from lexcite.errors import LexciteError
 __all__ = ["app", "out", "err", "progress", "main"]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Answers about EU law with checkable evidence.")
-out = Console()
+# Piped output is not wrapped at 80 columns: tables and long references stay whole.
+out = Console(width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True)
 _state = {"debug": False}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -61,12 +62,20 @@ def acts(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
             "sha256": v.sha256, "source": v.source, "units": counts,
         } for v, counts in rows], ensure_ascii=False, indent=1))
         return
-    table = Table("act", "version", "lang", "format", "status", "valid", "binding", "units", "title")
+    table = Table(box=None, pad_edge=False)
+    for name in ("act", "version", "lang", "format", "status", "valid from", "valid to", "binding", "units"):
+        table.add_column(name, no_wrap=True)
+    table.add_column("title", overflow="ellipsis", no_wrap=True, max_width=48)
     for v, counts in rows:
-        table.add_row(v.act, v.version, v.language, v.format, v.status,
-                      f"{v.valid_from} → {v.valid_to or ''}", "yes" if v.binding else "guidance",
-                      str(sum(counts.values())), v.title[:60])
+        table.add_row(v.act, v.version, v.language, v.format, v.status, v.valid_from, v.valid_to or "",
+                      "yes" if v.binding else "guidance", str(sum(counts.values())), _short_title(v.title))
     out.print(table)
+
+
+def _short_title(title: str) -> str:
+    """'REGULATION (EU) 2024/1689 OF THE EUROPEAN PARLIAMENT ...' -> 'Regulation (EU) 2024/1689'."""
+    head = re.split(r"\s+(?:OF THE|of the|VAN HET|van het|of \d)", title, maxsplit=1)[0]
+    return head[:1] + head[1:].lower().replace("(eu)", "(EU)") if head.isupper() else head
 
 
 @app.command()

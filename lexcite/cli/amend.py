@@ -1,0 +1,85 @@
+"""`lexcite amendments`, `apply-amendments`: what amending acts change, and the versions that result.
+
+Amendments are applied automatically when `lexcite ingest` stores an amending act or its
+target; `apply-amendments` runs the same step again for one stored amending act.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from lexcite.cli._app import app, out
+from lexcite.errors import LexciteError
+from lexcite.ingest.amendments import link_counts, stored_links
+from lexcite.ingest.apply_amendments import ApplyResult, apply_stored
+from lexcite.ingest.catalog import Catalog
+
+
+@app.command()
+def amendments(
+    act: Annotated[str, typer.Argument(help="CELEX of the amended act, e.g. 32024R1689.")],
+    given: Annotated[bool, typer.Option("--given", help="List the instructions ACT gives to other acts.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object: counts and links.")] = False,
+) -> None:
+    """List the amendment instructions that target an act, parsed and unparsed, and whether each applied.
+
+    Example: lexcite amendments 32024R1689      (what 2026/1744 and others change in the AI Act)
+             lexcite amendments 32026R1744 --given
+    """
+    with Catalog() as catalog:
+        rows = stored_links(catalog, amending_act=act) if given else stored_links(catalog, target_act=act)
+    if not rows:
+        what = "given by" if given else "targeting"
+        raise LexciteError(f"{act}: no amendment instructions {what} it are stored; ingest the amending act "
+                           "(e.g. lexcite ingest 32026R1744.oj.xhtml)")
+    counts = link_counts(link for link, _ in rows)
+    if as_json:
+        print(json.dumps({"act": act, "given": given, "counts": counts,
+                          "links": [{**link.to_dict(), "outcome": outcome} for link, outcome in rows]},
+                         ensure_ascii=False, indent=1))
+        return
+    for link, outcome in rows:
+        target = f"{link.target_act}#{link.target_unit}" if link.target_unit else f"{link.target_act} (?)"
+        out.print(f"[bold]{link.amending}[/bold] {link.action} {target}", highlight=False)
+        out.print(f"    {link.instruction}", markup=False, highlight=False)
+        if link.reason:
+            out.print(f"    {'reason' if link.action == 'unparsed' else 'note'}: {link.reason}", markup=False)
+        out.print(f"    {outcome or 'not applied yet'}", markup=False, highlight=False)
+    extra = ", ".join(f"{n} {k}" for k, n in counts.items() if k not in ("parsed", "unparsed"))
+    out.print(f"{len(rows)} instructions: {counts['parsed']} parsed ({extra}), {counts['unparsed']} unparsed")
+
+
+def _result_dict(r: ApplyResult) -> dict[str, object]:
+    return {"amending": r.amending, "target": r.target, "language": r.language, "base_version": r.base_version,
+            "version": r.version, "action": r.stored.action if r.stored else None, "applied": r.applied,
+            "not_applied": {str(k): v for k, v in r.not_applied.items()}, "note": r.note}
+
+
+@app.command("apply-amendments")
+def apply_amendments(
+    celex: Annotated[str, typer.Argument(help="CELEX of a stored amending act, e.g. 32026R1744.")],
+    version: Annotated[str | None, typer.Option("--version", help="Its version date, if several are stored.")] = None,
+    language: Annotated[str | None, typer.Option("--language")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Apply a stored amending act: store its links and the version of each target act that results.
+
+    Ingesting does this already; run it after ingesting a target act on its own, or to check.
+    Example: lexcite apply-amendments 32026R1744
+    """
+    with Catalog() as catalog:
+        results = apply_stored(catalog, celex, version, language)
+    for r in results:
+        if as_json:
+            print(json.dumps(_result_dict(r), ensure_ascii=False))
+            continue
+        if r.stored is None:
+            out.print(f"{r.amending} → {r.target}: nothing built ({r.note})")
+            continue
+        out.print(f"{r.stored.action:9} {r.target}@{r.version} [{r.language}, amended] from {r.target}@"
+                  f"{r.base_version}: {r.applied} instructions applied, {len(r.not_applied)} not")
+        for seq, why in r.not_applied.items():
+            out.print(f"          link {seq}: {why}", markup=False)

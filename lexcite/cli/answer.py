@@ -1,0 +1,197 @@
+"""`lexcite ask` and the `lexcite trace` group (list, show, replay): thin shells over lexcite.answer."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from lexcite.answer.ask import GENERATORS, ReplayReport, ask, choose_generator, replay
+from lexcite.answer.trace import TraceStore, catalog_problems
+from lexcite.cli._app import app, err, out
+from lexcite.cli._options import (
+    AccessTagOpt,
+    ActOpt,
+    AsOfOpt,
+    LanguageOpt,
+    SupersededOpt,
+    perimeter_from_options,
+)
+from lexcite.contract import Answer
+from lexcite.errors import ConfigError
+from lexcite.ingest.catalog import Catalog
+
+GeneratorOpt = Annotated[str | None, typer.Option(
+    "--generator", help=f"{' or '.join(GENERATORS)}; default claude when ANTHROPIC_API_KEY is set, else extractive.")]
+
+
+@app.command(name="ask")
+def ask_command(
+    question: Annotated[str, typer.Argument(help="The question, in quotes.")],
+    act: ActOpt = None,
+    language: LanguageOpt = "en",
+    as_of: AsOfOpt = None,
+    include_superseded: SupersededOpt = False,
+    binding_only: Annotated[bool, typer.Option("--binding-only/--guidance",
+                                               help="Legislation only, or legislation and guidance (default).")]
+    = False,
+    access_tag: AccessTagOpt = None,
+    generator: GeneratorOpt = None,
+    k: Annotated[int, typer.Option("-k", help="At most this many units of evidence.")] = 6,
+    as_json: Annotated[bool, typer.Option("--json", help="The whole answer as JSON.")] = False,
+    no_trace: Annotated[bool, typer.Option("--no-trace", help="Do not record this question.")] = False,
+    no_text: Annotated[bool, typer.Option("--no-text", help="Trace ids, hashes and flags only, no text.")] = False,
+) -> None:
+    """Answer a question from the catalog, every sentence cited, or refuse.
+
+    Example: lexcite ask "By when must providers of high-risk AI systems comply?" --act 32024R1689
+    """
+    if generator is not None and generator not in GENERATORS:
+        raise ConfigError(f"--generator {generator!r}: choose from {', '.join(GENERATORS)}")
+    perimeter = perimeter_from_options(act, language, as_of, include_superseded, binding_only, access_tag)
+    gen, why = choose_generator(generator)
+    if not as_json:
+        err.print(f"generator: {why}", markup=False, highlight=False)
+    answer = ask(question, perimeter, k=k, generator=gen, trace=not no_trace, store_text=not no_text)
+    if as_json:
+        print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=1))
+        return
+    render(answer)
+
+
+def render(a: Answer) -> None:
+    """The answer, each sentence followed by its references; then the sources. A refusal says why."""
+    if a.refused:
+        out.print(f"[bold]{escape(a.text)}[/bold]")
+        reason = a.refusal_reason.removeprefix(a.text).strip()
+        if reason:
+            out.print(escape(reason))
+        if a.evidence:
+            out.print("\n[dim]Evidence that was admitted but did not yield a verified answer:[/dim]")
+            _sources(a)
+        if a.trace_id:
+            out.print(f"\n[dim]trace {a.trace_id}[/dim]")
+        return
+    sid = {e.ref: e.sid for e in a.evidence}
+    for s in a.sentences:
+        refs = ", ".join(f"{sid.get(r, '?')} {r}" for r in s.refs)
+        out.print(f"{escape(s.text)} [cyan]\\[{escape(refs)}][/cyan]")
+    if a.conflicts:
+        out.print("\n[bold]The admitted sources disagree:[/bold]")
+        for c in a.conflicts:
+            values = "; ".join(f"{v} ({r})" for v, r in c.values)
+            outcome = f"{c.prevails} prevails" if c.prevails else "the documents diverge"
+            out.print(f"  {escape(c.fact_kind)}: {escape(values)} -> {escape(outcome)} ({escape(c.rule)})")
+    out.print("\n[bold]Sources[/bold]")
+    _sources(a, cited_only=True)
+    if a.trace_id:
+        out.print(f"\n[dim]trace {a.trace_id}[/dim]")
+
+
+def _sources(a: Answer, cited_only: bool = False) -> None:
+    cited = set(a.cited())
+    for e in a.evidence:
+        if cited_only and e.ref not in cited:
+            continue
+        kind = "binding" if e.binding else "guidance"
+        out.print(f"  {e.sid}  [bold]{escape(str(e.ref))}[/bold]  {escape(e.title)}")
+        out.print(f"      version {e.ref.version}, {e.status}, {kind}  "
+                  f"[link={e.source_url}]{escape(e.source_url)}[/link]")
+
+
+trace_app = typer.Typer(help="Recorded answers: list, show, replay.", no_args_is_help=True)
+app.add_typer(trace_app, name="trace")
+
+
+@trace_app.command("list")
+def trace_list(
+    limit: Annotated[int, typer.Option("--limit", "-n", help="How many, newest first.")] = 20,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """The most recent traces."""
+    with TraceStore() as store:
+        rows = store.list(limit)
+    if as_json:
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        return
+    for r in rows:
+        outcome = "refused " if r["refused"] else "answered"
+        q = r["question"] if r["question"] is not None else f"(no text, sha256 {r['question_sha256'][:12]}…)"
+        out.print(f"{r['id']}  {r['created_at'][:19]}  {outcome}  {r['generator']:<10}  {escape(q)}")
+
+
+@trace_app.command("show")
+def trace_show(
+    trace_id: Annotated[str, typer.Argument(help="A trace id (or a unique prefix).")],
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Everything recorded for one answer, and whether it still verifies against the catalog."""
+    with TraceStore() as store:
+        doc = store.get(trace_id)
+        content_ok = store.verify_content(doc)
+    with Catalog() as catalog:
+        problems = catalog_problems(doc, catalog)
+    if as_json:
+        print(json.dumps({**doc, "content_ok": content_ok, "catalog_problems": problems}, ensure_ascii=False,
+                         indent=1))
+        return
+    _show(doc, content_ok, problems)
+
+
+def _show(doc: dict[str, Any], content_ok: bool, problems: list[str]) -> None:
+    t = doc["trace"]
+    out.print(f"[bold]trace {t['id']}[/bold]  {t['created_at']}  lexcite {t['lexcite_version']}")
+    q = t["question"] if t["question"] is not None else f"(not stored; sha256 {t['question_sha256']})"
+    out.print(f"question: {escape(q)}")
+    out.print(f"perimeter: {escape(json.dumps(t['perimeter']))}  as of {t['as_of']}  k={t['k']}")
+    out.print(f"generator: {t['generator']} {t['model'] or ''}  threshold: {t['threshold']}")
+    out.print("versions in scope: " + ", ".join(f"{v['act']}@{v['version']} [{v['language']}, {v['status']}, "
+                                                 f"sha256 {v['sha256'][:12]}…]" for v in t["versions"]))
+    for stage in dict.fromkeys(h["stage"] for h in doc["hits"]):
+        hits = [h for h in doc["hits"] if h["stage"] == stage][:10]
+        out.print(f"{stage}: " + ", ".join(f"{h['rank']}. {h['ref']} ({h['score']:.3f})" for h in hits))
+    for e in doc["evidence"]:
+        out.print(f"  {e['sid']} {e['ref']}  score {e['score']:.3f}  text sha256 {e['text_sha256'][:12]}…")
+    for d in doc["discarded"][:10]:
+        out.print(f"  [dim]discarded {d['ref']}: {escape(d['reason'])}[/dim]")
+    for v in doc["verdicts"]:
+        mark = "[green]ok[/green]" if v["ok"] else "[red]FAILED[/red]"
+        out.print(f"  sentence {v['idx'] + 1} {mark} {escape(', '.join(v['sids']))} "
+                  f"{escape('; '.join(v['reasons']))}")
+    a = t["answer"]
+    out.print(f"answer: {escape(a['answer'] or '(not stored)')}")
+    if t["refused"]:
+        out.print(f"refusal: {escape(t['refusal_reason'] or '')}")
+    out.print(f"flags: {', '.join(t['flags']) or '-'}   timings: "
+              + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in t["timings"].items() if "." not in k))
+    if not content_ok:
+        out.print("[red]This trace was edited after it was logged: its content hash does not match.[/red]")
+    if problems:
+        out.print("[yellow]This trace no longer verifies against the catalog:[/yellow]")
+        for p in problems:
+            out.print(f"  - {escape(p)}")
+    else:
+        out.print("[green]The cited texts and versions are unchanged in the catalog.[/green]")
+
+
+@trace_app.command("replay")
+def trace_replay(
+    trace_id: Annotated[str, typer.Argument(help="A trace id (or a unique prefix).")],
+    generator: GeneratorOpt = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Ask the traced question again with its recorded inputs and report what differs."""
+    report: ReplayReport = replay(trace_id, generator=generator)
+    if as_json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False, indent=1))
+        return
+    for p in report.catalog_problems:
+        out.print(f"[yellow]catalog changed:[/yellow] {escape(p)}")
+    if not report.differences:
+        out.print(f"[green]replay of {report.trace_id}: same answer, same evidence, same citations.[/green]")
+        return
+    out.print(f"[yellow]replay of {report.trace_id} differs:[/yellow]")
+    for d in report.differences:
+        out.print(f"  - {escape(d)}")
