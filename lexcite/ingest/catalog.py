@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from lexcite import config
-from lexcite.contract import CitationRef, ParsedAct, Unit
+from lexcite.contract import CitationRef, Fact, ParsedAct, Unit
 from lexcite.errors import CatalogError, CitationError
+from lexcite.ingest.facts import fact_rows
 
 __all__ = ["Catalog", "Source", "StoreResult", "UnitRecord", "VersionRow", "STATUSES"]
 
@@ -83,6 +84,41 @@ _MIGRATIONS: list[str] = [
         sha256 TEXT NOT NULL,
         fetched_at TEXT NOT NULL
     );
+    """,
+    # 2: the structured numeric channel (lexcite/ingest/facts.py), written by store() with the units.
+    """
+    CREATE TABLE facts (
+        version_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
+        unit TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        value TEXT NOT NULL,
+        value_unit TEXT NOT NULL,
+        display TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        start_char INTEGER NOT NULL,
+        end_char INTEGER NOT NULL
+    );
+    CREATE INDEX facts_unit ON facts(version_id, unit);
+    CREATE INDEX facts_value ON facts(value_unit, value);
+    """,
+    # 3: amendment links of amending acts (lexcite/ingest/amendments.py), one row per instruction and target.
+    """
+    CREATE TABLE amendments (
+        amending_act TEXT NOT NULL,
+        amending_version TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        amending TEXT NOT NULL,
+        target_act TEXT NOT NULL,
+        target_unit TEXT,
+        action TEXT NOT NULL,
+        applies_from TEXT,
+        new_text TEXT NOT NULL DEFAULT '',
+        instruction TEXT NOT NULL DEFAULT '',
+        reason TEXT NOT NULL DEFAULT '',
+        outcome TEXT,
+        PRIMARY KEY (amending_act, amending_version, seq)
+    );
+    CREATE INDEX amendments_target ON amendments(target_act, target_unit);
     """,
 ]
 
@@ -327,6 +363,10 @@ class Catalog:
                 )
                 if progress is not None:
                     progress(i + 1, total)
+            c.execute("DELETE FROM facts WHERE version_id=?", (version_id,))
+            c.executemany("INSERT INTO facts (version_id, unit, kind, value, value_unit, display, subject, "
+                          "start_char, end_char) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          fact_rows(version_id, parsed.units))
             self._restatus(parsed.act, parsed.language)
         new_texts = {u.unit: u.text for u in parsed.units}
         changed = tuple(
@@ -480,6 +520,34 @@ class Catalog:
             sql += " AND v.language=?"
             args.append(language)
         return [self._record(r) for r in self.conn.execute(sql + " ORDER BY v.valid_from", args)]
+
+    def facts(self, refs: Iterable[CitationRef] | None = None, kinds: Iterable[str] | None = None,
+              language: str | None = None) -> list[Fact]:
+        """Stored facts (ingest/facts.py), of these units only when `refs` is given, in document order."""
+        sql = ("SELECT f.*, v.act, v.version FROM facts f JOIN versions v ON v.id = f.version_id "
+               "JOIN units u ON u.version_id = f.version_id AND u.unit = f.unit")
+        where, args = [], []
+        if kinds is not None:
+            kinds = list(kinds)
+            where.append(f"f.kind IN ({', '.join('?' * len(kinds))})")
+            args.extend(kinds)
+        if language:
+            where.append("v.language=?")
+            args.append(language)
+        if refs is not None:
+            refs = list(refs)
+            if not refs:
+                return []
+            one = ["(v.act=? AND f.unit=?" + (" AND v.version=?)" if r.version else ")") for r in refs]
+            where.append("(" + " OR ".join(one) + ")")
+            for r in refs:
+                args.extend([r.act, r.unit] + ([r.version] if r.version else []))
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY v.act, v.version, u.position, f.start_char"
+        return [Fact(kind=r["kind"], value=r["value"], unit=r["value_unit"], display=r["display"],
+                     subject=r["subject"], ref=CitationRef(r["act"], r["version"], r["unit"]),
+                     start=r["start_char"], end=r["end_char"]) for r in self.conn.execute(sql, args)]
 
     # -- fetch bookkeeping (conditional requests) --------------------------------
 

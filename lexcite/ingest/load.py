@@ -11,6 +11,7 @@ from pathlib import Path
 from lexcite.contract import ParsedAct
 from lexcite.errors import FormatNotRecognised, ParseError
 from lexcite.ingest._markup import read_html, read_xml
+from lexcite.ingest.apply_amendments import update_amendments
 from lexcite.ingest.catalog import Catalog, Source, StoreResult
 from lexcite.ingest.detect import detect_html_format, detect_xml_format
 from lexcite.ingest.fetch import zip_members_sha256
@@ -131,4 +132,7 @@ def ingest_paths(
         if on_document:
             on_document(doc)
         results.append(ingest_document(catalog, doc, overrides, progress=progress))
+    # Amending acts just stored (or whose target act was): store their links and the target
+    # version that results (lexcite/ingest/apply_amendments.py); an unchanged batch writes nothing.
+    results += [a.stored for a in update_amendments(catalog, results) if a.stored is not None]
     return results

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from lexcite.errors import ConfigError, LexciteError
+from lexcite.ingest.apply_amendments import update_amendments
 from lexcite.ingest.catalog import Catalog, Source, StoreResult
 from lexcite.ingest.fetch import CellarClient
 from lexcite.ingest.load import Overrides, ingest_document
@@ -138,4 +139,10 @@ def refresh(
                 once(cons.celex, lang, "consolidated", cons.valid_from)
             for act in amending:
                 once(act.celex, lang, "amending")
+    # Amending acts just stored (or whose target was): the target version that results.
+    stored = [i.result for i in report.items if i.result is not None]
+    for applied in update_amendments(catalog, stored):
+        if applied.stored is not None:
+            r = applied.stored
+            report.items.append(RefreshItem(r.act, r.language, "amended", r.action, "", r))
     return report

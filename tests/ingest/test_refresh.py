@@ -67,8 +67,30 @@ class TestRefresh:
         cellar.set_sparql("amending", "32024R1689", [{"celex": "32026R1744", "date": "2026-07-08"}])
         report = _run(catalog, ["32024R1689"])
         assert [(i.celex, i.role, i.action) for i in report.items] == [
-            ("32024R1689", "act", "new"), ("32026R1744", "amending", "new")]
-        assert {v.act for v in catalog.versions()} >= {"32024R1689", "32026R1744"}
+            ("32024R1689", "act", "new"), ("32026R1744", "amending", "new"), ("32024R1689", "amended", "new")]
+        assert [(v.act, v.version, v.status) for v in catalog.versions()] == [
+            ("32024R1689", "2024-07-12", "superseded"), ("32024R1689", "2026-07-27", "current"),
+            ("32026R1744", "2026-07-24", "current")]
+
+    def test_the_scripted_sequence_act_then_omnibus_then_consolidated_is_followed(self, cellar, catalog):
+        """First only the AI Act; then the Omnibus appears; then a consolidated version appears."""
+        _no_discovery(cellar)
+        _run(catalog, ["32024R1689"])
+        assert catalog.resolve("32024R1689#art_4").unit.version == "2024-07-12"
+
+        cellar.set_sparql("amending", "32024R1689", [{"celex": "32026R1744", "date": "2026-07-08"}])
+        _run(catalog, ["32024R1689"])
+        art4 = catalog.resolve("32024R1689#art_4")
+        assert art4.unit.version == "2026-07-27" and "take measures to support" in art4.unit.text
+        assert art4.changed_by.startswith("32026R1744")
+
+        # A consolidated text of the same date is the editorial current text: it replaces the derived one.
+        cellar.set_sparql("consolidated", "32024R1689", [{"celex": "02024R1689-20260727", "date": "2026-07-27"}])
+        report = _run(catalog, ["32024R1689"])
+        failed = [i for i in report.items if i.action == "failed"]
+        # The replay corpus holds no EN consolidated 2026-07-27 text: Cellar's 404 is reported, state kept.
+        assert [i.celex for i in failed] == ["02024R1689-20260727"]
+        assert catalog.resolve("32024R1689#art_4").unit.version == "2026-07-27"
 
     def test_a_consolidated_version_becomes_a_version_of_the_base_act(self, cellar, catalog):
         cellar.set_sparql("consolidated", "32024R1689",

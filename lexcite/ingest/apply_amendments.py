@@ -1,0 +1,750 @@
+"""Apply an amending act's instructions: the target act's version that results.
+
+From the target's latest version before the amending act applies (e.g. AI Act 2024-07-12)
+and the instructions read by `lexcite.ingest.amendments`, build a new version of the target
+(version = the amending act's entry into force, e.g. 2026-07-27, format "amended"):
+
+* replaced units get the new text, parsed into paragraphs and points by the OJ parser itself
+  (the quoted markup is wrapped in its target's containers and built by the OJ parser's builders);
+* inserted units are new units, placed after the sibling they follow in numbering order;
+* deleted units are absent;
+* headings, introductory parts and unnumbered subparagraphs change the text of their unit;
+  subparagraph boundaries are read from the base version's OJ markup;
+* every ancestor whose text contains a changed unit's text gets the change too (a paragraph's
+  text includes its points), when that text occurs in it exactly once; otherwise the outcome
+  says which ancestor kept its old text.
+
+Changed and inserted units carry `changed_by` = the amending unit's reference
+(`32026R1744@2026-07-24#art_1.pnt_5`) and link to the amending act. The result is stored with
+`Catalog.store`, which makes it current and closes the base version's validity at that date.
+A version of the same date that did not come from here (a consolidated text) always wins: it
+is never overwritten, and ingesting one later replaces the derived version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from lxml import etree, html
+
+from lexcite.contract import ParsedAct, Unit
+from lexcite.errors import CatalogError, LexciteError
+from lexcite.ingest._markup import read_html, text_of
+from lexcite.ingest._units import UnitCollector
+from lexcite.ingest.amendments import (
+    AmendingAct,
+    Instruction,
+    Quoted,
+    is_amending_text,
+    read_amending_act,
+    set_outcomes,
+    store_links,
+)
+from lexcite.ingest.catalog import Catalog, Source, StoreResult, VersionRow
+from lexcite.ingest.detect import detect_html_format
+from lexcite.ingest.parse_oj import Meta, Texts, _OjParser, emit
+
+__all__ = [
+    "DERIVED_FORMAT",
+    "ApplyResult",
+    "derive",
+    "oj_subparagraphs",
+    "apply_amending_act",
+    "apply_stored",
+    "update_amendments",
+]
+
+DERIVED_FORMAT = "amended"
+_ROMAN = re.compile(r"^(?=[IVXLC]+$)C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$", re.IGNORECASE)
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+
+
+class _NotApplied(Exception):
+    pass
+
+
+@dataclass
+class ApplyResult:
+    """What applying one amending act to one target act did."""
+
+    amending: str  # "32026R1744@2026-07-24"
+    target: str
+    language: str
+    base_version: str | None
+    version: str | None  # the derived version, when one was built
+    stored: StoreResult | None = None
+    outcomes: dict[int, str] = field(default_factory=dict)  # link order -> "applied" / "not applied: …"
+    note: str = ""  # why nothing was built
+
+    @property
+    def applied(self) -> int:
+        return sum(1 for o in self.outcomes.values() if o.startswith("applied"))
+
+    @property
+    def not_applied(self) -> dict[int, str]:
+        return {k: v for k, v in self.outcomes.items() if not v.startswith("applied")}
+
+
+# ---------------------------------------------------------------------------
+# New text -> units, by the OJ parser
+# ---------------------------------------------------------------------------
+
+
+def _el(tag: str, cls: str | None = None, id_: str | None = None, text: str | None = None) -> etree._Element:
+    e = etree.Element(tag)
+    if cls:
+        e.set("class", cls)
+    if id_:
+        e.set("id", id_)
+    if text is not None:
+        e.text = text
+    return e
+
+
+def _seg_label(seg: str) -> str:
+    return seg.split("_", 1)[1]
+
+
+def _div_number(label: str) -> str:
+    """'4a' -> '004A' (the OJ div id numbering)."""
+    m = re.fullmatch(r"(\d+)([a-z]*)", label)
+    if not m:
+        raise _NotApplied(f"{label!r} cannot be numbered like an OJ div id")
+    return f"{int(m[1]):03d}{m[2].upper()}"
+
+
+def _split_title(title: str) -> tuple[str, str]:
+    head, _, sub = title.partition(" — ")
+    return head, sub
+
+
+def _document(*blocks: etree._Element) -> etree._Element:
+    root = html.fromstring("<html><head><title>fragment</title></head><body></body></html>")
+    body = root.find("body")
+    container = _el("div", "eli-container")
+    main = _el("div", "eli-main-title", "tit_1")
+    main.append(_el("p", "oj-doc-ti", text="FRAGMENT"))
+    container.append(main)
+    enc = _el("div", "eli-subdivision", "enc_1")
+    container.append(enc)
+    body.append(container)
+    for b in blocks:
+        (enc if (b.get("id") or "").startswith("art_") else body).append(b)
+    return root
+
+
+def _article_shell(art_seg: str, draft: _Draft) -> etree._Element:
+    label = _seg_label(art_seg)
+    title = draft.units[art_seg].title if art_seg in draft.units else f"Article {label}"
+    head, sub = _split_title(title)
+    div = _el("div", "eli-subdivision", art_seg)
+    div.append(_el("p", "oj-ti-art", text=head))
+    if sub:
+        t = _el("div", "eli-title", f"{art_seg}.tit_1")
+        t.append(_el("p", "oj-sti-art", text=sub))
+        div.append(t)
+    return div
+
+
+def _point_table(label: str, content: Iterable[etree._Element] = (), text: str = "") -> etree._Element:
+    table = _el("table")
+    tr = etree.SubElement(etree.SubElement(table, "tbody"), "tr")
+    etree.SubElement(etree.SubElement(tr, "td"), "p", {"class": "oj-normal"}).text = f"({label})"
+    cell = etree.SubElement(tr, "td")
+    etree.SubElement(cell, "p", {"class": "oj-normal"}).text = text or "…"
+    for c in content:
+        cell.append(c)
+    return table
+
+
+def _wrap_in_parents(parent: str, inner: list[etree._Element], draft: _Draft) -> tuple[etree._Element, ...]:
+    """Build the containers `parent` names (article, paragraph, points / annex, section) around `inner`."""
+    segs = parent.split(".")
+    pnts = [s for s in segs if s.startswith("pnt_")]
+    head = [s for s in segs if not s.startswith("pnt_")]
+    # points of points: nested tables, innermost last
+    for seg in reversed(pnts):
+        inner = [_point_table(_seg_label(seg), inner)]
+    if head[0].startswith("art_"):
+        art = _article_shell(head[0], draft)
+        if len(head) == 2 and head[1].startswith("par_"):
+            div = _el("div", None, f"{_div_number(_seg_label(head[0]))}.{_div_number(_seg_label(head[1]))}")
+            div.append(_el("p", "oj-normal", text=f"{_seg_label(head[1])}.   …"))
+            div.extend(inner)
+            art.append(div)
+        elif len(head) == 1:
+            art.append(_el("p", "oj-normal", text="…"))
+            art.extend(inner)
+        else:
+            raise _NotApplied(f"no OJ layout for a unit under {parent}")
+        return (art,)
+    if head[0].startswith("anx_") and len(head) <= 2 and not pnts:
+        return (_annex_shell(head[0], head[1] if len(head) == 2 else None, inner, draft),)
+    raise _NotApplied(f"no OJ layout for a unit under {parent}")
+
+
+def _annex_shell(anx: str, sct: str | None, inner: list[etree._Element], draft: _Draft) -> etree._Element:
+    label = _seg_label(anx)
+    head, sub = _split_title(draft.units[anx].title if anx in draft.units else f"Annex {label}")
+    div = _el("div", "eli-container", anx)
+    div.append(_el("p", "oj-doc-ti", text=f"ANNEX {label}"))
+    if sub:
+        div.append(_el("p", "oj-doc-ti", text=sub))
+    if sct:
+        uid = f"{anx}.{sct}"
+        title = draft.units[uid].title if uid in draft.units else ""
+        rest = title.split(" — ", 1)[1] if " — " in title else ""
+        word = "Part" if ", Part " in title else "Section"
+        div.append(_el("p", "oj-ti-grseq-1", text=f"{word} {_seg_label(sct)}" + (f" — {rest}" if rest else "")))
+    div.extend(inner)
+    return div
+
+
+def _annex_from_quote(q: Quoted, anx: str) -> etree._Element:
+    """A quoted annex (‘Annex XIV, its title as plain text, then its body) as an OJ annex container."""
+    heads = q.el.xpath(".//p[contains(concat(' ', @class, ' '), ' oj-doc-ti ')]")
+    head = heads[0]
+    body = [c for c in head.getparent() if isinstance(c.tag, str) and c is not head]
+    div = _el("div", "eli-container", anx)
+    div.append(_el("p", "oj-doc-ti", text=f"ANNEX {_seg_label(anx)}"))
+    if body and body[0].tag == "p" and "oj-ti-grseq" not in (body[0].get("class") or "") and not re.match(
+            r"^\d+\.", text_of(body[0])):
+        # A quoted annex prints its title as a plain paragraph right under the heading.
+        div.append(_el("p", "oj-doc-ti", text=text_of(body[0])))
+        body = body[1:]
+    div.extend(body)
+    return div
+
+
+def _fragment_units(q: Quoted, uid: str, parent: str | None, draft: _Draft) -> list[Unit]:
+    """The units the quoted block `q` becomes at `uid`, as the OJ parser numbers and titles them.
+
+    The quoted markup is wrapped in the containers its target lives in (article, paragraph,
+    annex, section) and handed to the OJ parser's own article and annex builders; the
+    document-level checks of `parse_oj` (articles 1, 2, 3 …) do not apply to a fragment.
+    """
+    el = q.el
+    if q.kind == "article":
+        div = _el("div", "eli-subdivision", uid)
+        div.extend(list(el) if el.tag == "div" else [el])
+        blocks: tuple[etree._Element, ...] = (div,)
+    elif q.kind == "paragraph":
+        if parent is None:
+            raise _NotApplied("a paragraph without an article")
+        div = _el("div", None, f"{_div_number(_seg_label(parent.split('.')[0]))}.{_div_number(q.label or '')}")
+        div.extend(list(el) if el.tag == "div" else [el])
+        art = _article_shell(parent.split(".")[0], draft)
+        art.append(div)
+        blocks = (art,)
+    elif q.kind == "point":
+        if parent is None:
+            raise _NotApplied("a point without a parent")
+        blocks = _wrap_in_parents(parent, [el], draft)
+    elif q.kind == "annex":
+        blocks = (_annex_from_quote(q, uid),)
+    else:
+        raise _NotApplied(f"quoted {q.kind} text has no unit structure")
+    root = _document(*blocks)
+    path = Path(f"<quoted text for {uid}>")
+    # The OJ parser's builders (lexcite/ingest/parse_oj.py), so new text gets the ids, titles and
+    # texts an OJ original would give it.
+    meta = Meta(draft.act, draft.version, draft.language, "", "regulation")
+    parser = _OjParser(root, path, meta, Texts({}))
+    collector = UnitCollector(draft.act, draft.version, draft.language, path, draft.binding)
+    try:
+        for node in (*parser.articles(), *parser.annexes()):
+            emit(collector, node)
+    except LexciteError as e:
+        raise _NotApplied(f"the OJ parser refused the quoted text: {e}") from None
+    found = collector.units()
+    units = [u for u in found if u.unit == uid or u.unit.startswith(uid + ".")]
+    if not units or units[0].unit != uid:
+        got = ", ".join(u.unit for u in found[:6])
+        raise _NotApplied(f"the quoted text did not parse as {uid} (got {got})")
+    return units
+
+
+# ---------------------------------------------------------------------------
+# The draft: the base version's units, edited instruction by instruction
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _U:
+    unit: str
+    kind: str
+    title: str
+    text: str
+    parent: str | None
+    source_url: str
+    footnotes: tuple[str, ...]
+
+
+def _label_key(label: str, roman: bool) -> tuple[int, int, str]:
+    if roman and _ROMAN.match(label):
+        total, prev = 0, 0
+        for ch in reversed(label.upper()):
+            v = _ROMAN_VALUES[ch]
+            total, prev = (total - v, prev) if v < prev else (total + v, v)
+        return (0, total, "")
+    m = re.fullmatch(r"(\d+)([a-z]*)", label)
+    if m:
+        return (0, int(m[1]), m[2])
+    return (1, 0, label)
+
+
+def _seg_type(uid: str) -> str:
+    return uid.rsplit(".", 1)[-1].split("_", 1)[0]
+
+
+def _replace_once(text: str, old: str, new: str) -> str | None:
+    if not old or text.count(old) != 1:
+        return None
+    return text.replace(old, new)
+
+
+class _Draft:
+    def __init__(self, base: list[Unit], act: str, version: str, language: str, binding: bool,
+                 subparagraphs: Callable[[str], list[tuple[str, str]] | None]):
+        self.act, self.version, self.language, self.binding = act, version, language, binding
+        self.units: dict[str, _U] = {
+            u.unit: _U(u.unit, u.kind, u.title, u.text, u.parent, u.source_url, u.footnotes) for u in base}
+        self.order: list[str] = [u.unit for u in base]
+        self.changed: dict[str, str] = {}
+        self.subparagraphs = subparagraphs
+
+    # -- structure ----------------------------------------------------------------
+
+    def subtree(self, uid: str) -> list[str]:
+        i = self.order.index(uid)
+        out = [uid]
+        for nxt in self.order[i + 1:]:
+            if not nxt.startswith(uid + "."):
+                break
+            out.append(nxt)
+        return out
+
+    def ancestors(self, uid: str) -> list[str]:
+        out, p = [], self.units[uid].parent if uid in self.units else None
+        while p is not None:
+            out.append(p)
+            p = self.units[p].parent
+        return out
+
+    def siblings(self, parent: str | None, seg_type: str) -> list[str]:
+        return [u for u in self.order if self.units[u].parent == parent and _seg_type(u) == seg_type]
+
+    def _roman(self, seg_type: str, labels: list[str]) -> bool:
+        return seg_type == "anx" or (bool(labels) and all(_ROMAN.match(x) for x in labels) and (
+            "ii" in labels or labels == ["i"]))
+
+    # -- text propagation ---------------------------------------------------------
+
+    def propagate(self, start: str | None, old: str, new: str, ref: str, notes: list[str]) -> None:
+        """Apply the text edit old -> new to `start` and each of its ancestors."""
+        p = start
+        while p is not None:
+            u = self.units[p]
+            got = _replace_once(u.text, old, new)
+            if got is None:
+                notes.append(f"text of {p} not updated (the changed text occurs "
+                             f"{u.text.count(old) if old else 0} times in it)")
+                return
+            self.units[p] = replace(u, text=re.sub(r"\s+", " ", got).strip())
+            self.changed[p] = ref
+            p = u.parent
+
+    # -- operations ---------------------------------------------------------------
+
+    def place(self, new: list[Unit], ref: str, url: str, at: int) -> None:
+        for k, u in enumerate(new):
+            if u.unit in self.units:
+                raise _NotApplied(f"{u.unit} already exists")
+            self.units[u.unit] = _U(u.unit, u.kind, u.title, u.text, u.parent, url, u.footnotes)
+            self.order.insert(at + k, u.unit)
+            self.changed[u.unit] = ref
+
+    def replace(self, ins: Instruction, target: str, q: Quoted, notes: list[str]) -> None:
+        if target not in self.units:
+            raise _NotApplied(f"{target} is not in the base version")
+        old = self.units[target]
+        new = _fragment_units(q, target, old.parent, self)
+        new[0] = Unit(**{**new[0].to_dict(), "parent": old.parent, "footnotes": tuple(new[0].footnotes)})
+        gone = self.subtree(target)
+        at = self.order.index(target)
+        for uid in gone:
+            self.order.remove(uid)
+            del self.units[uid]
+            self.changed.pop(uid, None)
+        self.place(new, str(ins.link.amending), ins.source_url, at)
+        self.propagate(old.parent, old.text, new[0].text, str(ins.link.amending), notes)
+
+    def insert(self, ins: Instruction, uid: str, q: Quoted, notes: list[str]) -> None:
+        if uid in self.units:
+            raise _NotApplied(f"{uid} already exists in the base version")
+        parent = uid.rsplit(".", 1)[0] if "." in uid else None
+        if parent is not None and parent not in self.units:
+            raise _NotApplied(f"its parent {parent} is not in the base version")
+        new = _fragment_units(q, uid, parent, self)
+        new[0] = Unit(**{**new[0].to_dict(), "parent": parent, "footnotes": tuple(new[0].footnotes)})
+        seg_type = _seg_type(uid)
+        sibs = self.siblings(parent, seg_type)
+        roman = self._roman(seg_type, [_seg_label(s.rsplit(".", 1)[-1]) for s in sibs])
+        key = _label_key(_seg_label(uid.rsplit(".", 1)[-1]), roman)
+        before = [s for s in sibs if _label_key(_seg_label(s.rsplit(".", 1)[-1]), roman) < key]
+        after = [s for s in sibs if s not in before]
+        if before:
+            prev = before[-1]
+            at = self.order.index(self.subtree(prev)[-1]) + 1
+        elif after:
+            prev = None
+            at = self.order.index(after[0])
+        elif parent is not None:
+            prev = None
+            at = self.order.index(self.subtree(parent)[-1]) + 1
+        else:
+            raise _NotApplied(f"no {seg_type} in the base version to place {uid} among")
+        if ins.link.action == "added" and after:
+            notes.append(f"'added' but numbered before {after[0]}; placed by its number")
+        self.place(new, str(ins.link.amending), ins.source_url, at)
+        text = new[0].text
+        if parent is None:
+            return
+        ref = str(ins.link.amending)
+        if prev is not None:
+            anchor = self.units[prev].text
+            self.propagate(parent, anchor, f"{anchor} {text}", ref, notes)
+        elif after:
+            anchor = self.units[after[0]].text
+            self.propagate(parent, anchor, f"{text} {anchor}", ref, notes)
+        else:
+            self.append_text(parent, text, ref, notes)
+
+    def delete(self, ins: Instruction, target: str, notes: list[str]) -> None:
+        if target not in self.units:
+            raise _NotApplied(f"{target} is not in the base version")
+        old = self.units[target]
+        for uid in self.subtree(target):
+            self.order.remove(uid)
+            del self.units[uid]
+            self.changed.pop(uid, None)
+        if old.parent is not None:
+            self.propagate(old.parent, old.text, "", str(ins.link.amending), notes)
+
+    def append_text(self, uid: str, text: str, ref: str, notes: list[str]) -> None:
+        u = self.units[uid]
+        old, new = u.text, f"{u.text} {text}".strip()
+        self.units[uid] = replace(u, text=new)
+        self.changed[uid] = ref
+        if u.parent is not None:
+            self.propagate(u.parent, old, new, ref, notes)
+
+    def heading(self, ins: Instruction, target: str) -> None:
+        if target not in self.units:
+            raise _NotApplied(f"{target} is not in the base version")
+        head, old = _split_title(self.units[target].title)
+        new = ins.link.new_text
+        for uid in self.subtree(target):
+            u = self.units[uid]
+            if old and u.title.endswith(f" — {old}"):
+                self.units[uid] = replace(u, title=u.title[: -len(old)] + new)
+            elif uid == target:
+                self.units[uid] = replace(u, title=f"{head} — {new}")
+            else:
+                continue
+            self.changed[uid] = str(ins.link.amending)
+
+    def subparagraph(self, ins: Instruction, target: str, part: str, notes: list[str]) -> None:
+        if target not in self.units:
+            raise _NotApplied(f"{target} is not in the base version")
+        ref = str(ins.link.amending)
+        if part == "subpar_add":
+            self.append_text(target, ins.link.new_text, ref, notes)
+            return
+        subs = self.subparagraphs(target)
+        if subs is None:
+            raise _NotApplied("subparagraph boundaries need the base version's OJ markup, which is not available")
+        if part in ("intro", "intro_delete"):
+            n, intro = 1, True
+        else:
+            m = re.fullmatch(r"subpar_(\d+)(_delete)?", part)
+            if not m:
+                raise _NotApplied(f"no rule to apply the part {part!r}")
+            n, intro = int(m[1]), False
+        if n > len(subs):
+            raise _NotApplied(f"{target} has {len(subs)} subparagraph(s) in the base markup, not {n}")
+        old, lead_only = subs[n - 1]
+        if intro:
+            old = lead_only
+        elif lead_only != old:
+            kids = [c for c in self.units if self.units[c].parent == target and self.units[c].text in old]
+            if kids:
+                raise _NotApplied(f"subparagraph {n} of {target} holds the units {', '.join(kids)}; replacing it "
+                                  "whole would need their new structure")
+        new = "" if part.endswith("_delete") else ins.link.new_text
+        u = self.units[target]
+        got = _replace_once(u.text, old, new)
+        if got is None:
+            raise _NotApplied(f"subparagraph {n} of the base markup is not found once in the stored text of {target}")
+        previous = u.text
+        self.units[target] = replace(u, text=re.sub(r"\s+", " ", got).strip())
+        self.changed[target] = ref
+        if u.parent is not None:
+            self.propagate(u.parent, previous, self.units[target].text, ref, notes)
+
+    def apply(self, ins: Instruction) -> str:
+        link, notes = ins.link, []
+        target = link.target_unit or ""
+        if link.action == "unparsed":
+            raise _NotApplied(f"unparsed: {link.reason}")
+        if link.action == "replaced" or (link.action == "amended" and ins.part == "full"):
+            self.replace(ins, target, ins.quoted[0], notes)
+        elif link.action in ("inserted", "added") and ins.part != "subpar_add":
+            self.insert(ins, target, ins.quoted[0], notes)
+        elif link.action == "deleted":
+            self.delete(ins, target, notes)
+        elif ins.part == "heading":
+            self.heading(ins, target)
+        elif ins.part:
+            self.subparagraph(ins, target, ins.part, notes)
+        else:
+            raise _NotApplied(f"no rule to apply the action {link.action!r}")
+        return "applied" + (f"; {'; '.join(notes)}" if notes else "")
+
+    def result(self) -> tuple[tuple[Unit, ...], tuple[tuple[str, str], ...]]:
+        units = tuple(
+            Unit(self.act, self.version, uid, u.kind, u.title, u.text, u.parent, i, self.language, self.binding,
+                 u.source_url, u.footnotes)
+            for i, uid in enumerate(self.order)
+            for u in (self.units[uid],)
+        )
+        for u in units:
+            if u.parent is not None and u.parent not in self.units:
+                raise CatalogError(f"derived version: {u.unit} lost its parent {u.parent}")
+        return units, tuple((uid, ref) for uid, ref in self.changed.items() if uid in self.units)
+
+
+def derive(base: list[Unit], instructions: list[Instruction], *, act: str, version: str, language: str,
+           binding: bool = True, subparagraphs: Callable[[str], list[tuple[str, str]] | None] = lambda _: None,
+           ) -> tuple[tuple[Unit, ...], tuple[tuple[str, str], ...], list[str]]:
+    """Apply `instructions` (all for `act`) to the base units: (units, changed_by pairs, outcome per instruction).
+
+    An instruction that cannot be applied leaves the draft as it was before it.
+    """
+    draft = _Draft(base, act, version, language, binding, subparagraphs)
+    outcomes = []
+    for ins in instructions:
+        saved = (dict(draft.units), list(draft.order), dict(draft.changed))  # units are frozen: a shallow copy
+        try:
+            outcomes.append(draft.apply(ins))
+        except _NotApplied as e:
+            draft.units, draft.order, draft.changed = saved
+            outcomes.append(f"not applied: {e}")
+    units, changed = draft.result()
+    return units, changed, outcomes
+
+
+# ---------------------------------------------------------------------------
+# Subparagraphs from the base version's OJ markup
+# ---------------------------------------------------------------------------
+
+
+def oj_subparagraphs(root: etree._Element) -> Callable[[str], list[tuple[str, str]] | None]:
+    """uid -> [(text of subparagraph n with its points, text of its lead p only)] from OJ markup."""
+    arts = {d.get("id"): d for d in root.xpath("//div[starts-with(@id, 'art_')]")
+            if "eli-subdivision" in (d.get("class") or "")
+            and not any(a.tag == "td" for a in d.iterancestors())}
+
+    def lookup(uid: str) -> list[tuple[str, str]] | None:
+        segs = uid.split(".")
+        div = arts.get(segs[0])
+        if div is None or len(segs) > 2 or (len(segs) == 2 and not segs[1].startswith("par_")):
+            return None
+        if len(segs) == 2:
+            want = f"{_div_number(_seg_label(segs[0]))}.{_div_number(_seg_label(segs[1]))}"
+            found = [c for c in div if isinstance(c.tag, str) and c.get("id") == want]
+            if len(found) != 1:
+                return None
+            div = found[0]
+        groups: list[list[etree._Element]] = []
+        for c in div:
+            if not isinstance(c.tag, str):
+                continue
+            cls = c.get("class") or ""
+            if {"oj-ti-art", "oj-sti-art", "eli-title"} & set(cls.split()):
+                continue
+            if c.tag == "p" or not groups:
+                groups.append([c])
+            else:
+                groups[-1].append(c)
+        return [(re.sub(r"\s+", " ", " ".join(text_of(e) for e in g)).strip(), text_of(g[0])) for g in groups]
+
+    return lookup
+
+
+def _raw_file(v: VersionRow, raw_path: str | None) -> Path | None:
+    for candidate in (raw_path, v.source):
+        if candidate and Path(candidate).is_file():
+            return Path(candidate)
+    return None
+
+
+def _read_oj_markup(catalog: Catalog, v: VersionRow) -> etree._Element | None:
+    """The OJ markup a stored version was parsed from, if it is still there and unchanged."""
+    row = catalog.conn.execute("SELECT raw_path FROM versions WHERE id=?", (v.id,)).fetchone()
+    path = _raw_file(v, row["raw_path"] if row else None)
+    if path is None:
+        return None
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != v.sha256:
+        return None
+    root = read_html(data, path)
+    try:
+        return root if detect_html_format(root, path) == "oj" else None
+    except LexciteError:
+        return None
+
+
+# ---------------------------------------------------------------------------
+# Catalog side: read the amending act, store links, build and store derived versions
+# ---------------------------------------------------------------------------
+
+
+def _short_name(title: str, celex: str) -> str:
+    m = re.match(r"^(REGULATION|DIRECTIVE|DECISION)\b(.*?\d+/\d+(?:/[A-Z]+)?)", title, re.IGNORECASE)
+    return (m[1].capitalize() + m[2]) if m else celex
+
+
+def _base_version(catalog: Catalog, act: str, language: str, before: str) -> VersionRow | None:
+    rows = [v for v in catalog.versions(act) if v.language == language and v.status != "draft"
+            and v.valid_from < before]
+    return max(rows, key=lambda v: (v.valid_from, v.version)) if rows else None
+
+
+def _version_units(catalog: Catalog, v: VersionRow) -> list[Unit]:
+    return [r.unit for r in catalog.records(v.act, v.language) if r.unit.version == v.version]
+
+
+def _apply_to_target(catalog: Catalog, amending: AmendingAct, target: str, seqs: list[int],
+                     amending_title: str) -> ApplyResult:
+    """Build and store the version of `target` that the parsed links `seqs` of `amending` give."""
+    res = ApplyResult(f"{amending.act}@{amending.version}", target, amending.language, None, None)
+
+    def pending(note: str) -> ApplyResult:
+        res.note, res.outcomes = note, {i: f"pending: {note}" for i in seqs}
+        return res
+
+    if amending.applies_from is None:
+        return pending(f"date of application unknown ({amending.applies_from_said})")
+    base = _base_version(catalog, target, amending.language, amending.applies_from)
+    if base is None:
+        return pending(f"no version of {target} in {amending.language!r} before {amending.applies_from} is stored")
+    res.base_version = base.version
+    existing = next((v for v in catalog.versions(target) if v.version == amending.applies_from
+                     and v.language == amending.language), None)
+    if existing is not None and existing.format != DERIVED_FORMAT:
+        return pending(f"the stored {existing.format} version {target}@{existing.version} prevails")
+    markup = _read_oj_markup(catalog, base)
+    units, changed, outs = derive(
+        _version_units(catalog, base), [amending.instructions[i] for i in seqs], act=target,
+        version=amending.applies_from, language=amending.language, binding=base.binding,
+        subparagraphs=oj_subparagraphs(markup) if markup is not None else (lambda _: None))
+    res.outcomes = dict(zip(seqs, outs, strict=True))
+    title = f"{base.title} — as amended by {_short_name(amending_title, amending.act)} (from {amending.applies_from})"
+    doc_kind = catalog.conn.execute("SELECT doc_kind FROM acts WHERE celex=?", (target,)).fetchone()["doc_kind"]
+    derived = ParsedAct(
+        act=target, version=amending.applies_from, language=amending.language, format=DERIVED_FORMAT, title=title,
+        units=units, doc_kind=doc_kind, binding=base.binding, source_url=base.source_url,
+        modified_by=tuple(dict.fromkeys((*base.modified_by, amending.act))), changed_units=changed)
+    # Content-addressed: the same inputs give the same hash, so re-applying stores nothing.
+    digest = hashlib.sha256(json.dumps(
+        [title, [u.to_dict() for u in units], list(changed)], ensure_ascii=False, sort_keys=True).encode())
+    source = Source(location=f"{target}@{base.version} + {res.amending} (derived by lexcite)",
+                    sha256=digest.hexdigest())
+    res.version, res.stored = amending.applies_from, catalog.store(derived, source)
+    return res
+
+
+def apply_amending_act(catalog: Catalog, amending: AmendingAct, amending_title: str = "",
+                       ) -> list[ApplyResult]:
+    """Store the links of `amending` and build the derived version of each target act present.
+
+    Returns one result per target act: the StoreResult of the derived version, or a note
+    saying why none was built (target not in the catalog, date unknown, a consolidated text
+    of that date prevails); the outcome of every link is recorded in the catalog either way.
+    """
+    store_links(catalog, amending.act, amending.version, amending.links)
+    outcomes = {i: f"not applied: unparsed ({ins.link.reason})"
+                for i, ins in enumerate(amending.instructions) if ins.link.action == "unparsed"}
+    results: list[ApplyResult] = []
+    for target in amending.targets():
+        seqs = [i for i, ins in enumerate(amending.instructions) if ins.link.target_act == target]
+        res = _apply_to_target(catalog, amending, target, [i for i in seqs if i not in outcomes], amending_title)
+        outcomes.update(res.outcomes)
+        res.outcomes = {i: outcomes[i] for i in seqs}
+        results.append(res)
+    set_outcomes(catalog, amending.act, amending.version, outcomes)
+    return results
+
+
+def apply_stored(catalog: Catalog, act: str, version: str | None = None, language: str | None = None,
+                 ) -> list[ApplyResult]:
+    """Read a stored amending act again from its raw OJ file and apply it (`lexcite apply-amendments`).
+
+    Raises CatalogError when the act is not stored or its OJ markup is gone or changed.
+    """
+    rows = [v for v in catalog.versions(act) if (version is None or v.version == version)
+            and (language is None or v.language == language) and v.format != DERIVED_FORMAT]
+    if not rows:
+        raise CatalogError(f"{act}: no stored version{' ' + version if version else ''}; ingest it first")
+    out: list[ApplyResult] = []
+    for v in rows:
+        root = _read_oj_markup(catalog, v)
+        if root is None:
+            raise CatalogError(f"{act}@{v.version} ({v.language}): its OJ XHTML ({v.source}) is not readable "
+                               "or changed since it was ingested; amendments are read from OJ markup — re-ingest it")
+        amending = read_amending_act(root, v.act, v.version, v.language, _version_units(catalog, v))
+        out += apply_amending_act(catalog, amending, v.title)
+    return out
+
+
+def update_amendments(catalog: Catalog, results: Iterable[StoreResult]) -> list[ApplyResult]:
+    """After an ingest: (re)apply amending acts that were just stored, and those whose target was.
+
+    Cheap when nothing amends anything: amending acts are recognised by an article that says
+    "… is amended as follows:". Raises CatalogError when an amending act of this batch cannot be
+    read back from its OJ file; an earlier amending act whose file is gone only gets a note.
+    """
+    touched = {(r.act, r.version, r.language) for r in results if r.format != DERIVED_FORMAT}
+    acts = {a for a, _, _ in touched}
+    todo: dict[tuple[str, str, str], None] = {}
+    for a, ver, lang in sorted(touched):
+        texts = [row[0] for row in catalog.conn.execute(
+            "SELECT u.text FROM units u JOIN versions v ON v.id=u.version_id "
+            "WHERE v.act=? AND v.version=? AND v.language=? AND u.kind='article'", (a, ver, lang))]
+        if is_amending_text(texts):
+            todo[(a, ver, lang)] = None
+    if acts:
+        marks = ",".join("?" * len(acts))
+        for a, ver in catalog.conn.execute(
+                f"SELECT DISTINCT amending_act, amending_version FROM amendments WHERE target_act IN ({marks})",
+                tuple(acts)).fetchall():
+            for v in catalog.versions(a):
+                if v.version == ver and v.format != DERIVED_FORMAT:
+                    todo[(a, ver, v.language)] = None
+    out: list[ApplyResult] = []
+    # Earlier amending acts first: a later one builds on the version an earlier one produced.
+    for a, ver, lang in sorted(todo, key=lambda k: (k[1], k[0], k[2])):
+        try:
+            out += apply_stored(catalog, a, ver, lang)
+        except CatalogError as e:
+            if (a, ver, lang) in touched:
+                raise  # the file was just ingested: a real fault
+            # An amending act stored earlier whose OJ file is gone: the target's ingest still stands.
+            out.append(ApplyResult(f"{a}@{ver}", "", lang, None, None, note=str(e)))
+    return out
