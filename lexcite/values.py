@@ -61,7 +61,8 @@ _WORDS = {
     "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
     "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
 }
-_WORD = r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?:one|two|three|four|five|six|seven|eight|nine)|" + \
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_WORD = rf"(?:(?:{_TENS})-(?:one|two|three|four|five|six|seven|eight|nine)|" + \
     "|".join(sorted(_WORDS, key=len, reverse=True)) + ")"
 
 # A number as written: grouped thousands ("35 000 000", "35,000,000", "35.000.000"), then plain or decimal.
@@ -77,7 +78,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("date", re.compile(rf"\b{_MONTH}\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>\d{{4}}){_EDGE_R}", re.I)),
     ("date", re.compile(rf"{_EDGE_L}(?P<d>\d{{1,2}})[./](?P<m>\d{{1,2}})[./](?P<y>\d{{4}}){_EDGE_R}")),
     ("month", re.compile(rf"\b{_MONTH}\s+(?P<y>\d{{4}}){_EDGE_R}", re.I)),
-    ("power", re.compile(rf"{_EDGE_L}(?P<base>\d+)\s*(?:\^\s*|\*\*\s*|(?=[⁰¹²³⁴⁵⁶⁷⁸⁹]))(?P<exp>[0-9⁰¹²³⁴⁵⁶⁷⁸⁹]+){_EDGE_R}")),
+    ("power", re.compile(
+        rf"{_EDGE_L}(?P<base>\d+)\s*(?:\^\s*|\*\*\s*|(?=[⁰¹²³⁴⁵⁶⁷⁸⁹]))(?P<exp>[0-9⁰¹²³⁴⁵⁶⁷⁸⁹]+){_EDGE_R}")),
     ("amount", re.compile(
         rf"(?:{_CURRENCY}\s?(?P<n1>{_NUM})(?:\s+(?P<m1>thousand|million|billion|mn|bn|m)\b)?"
         rf"|{_EDGE_L}(?P<n2>{_NUM})(?:\s*(?P<m2>thousand|million|billion|mn|bn|m)\b)?\s?{_CURRENCY})(?!\w)")),
@@ -102,7 +104,7 @@ _PNT = r"(?:\((?P<pnt>[a-z]{1,3}|[ivx]{1,5})\))"
 _ARTICLE = re.compile(
     rf"\b(?:Articles?|Arts?\.)\s+(?P<art>{_ART_NO})(?![\w])(?:{_PAR})?{_PNT}?"
     r"(?:\s*,?\s*(?:first|second|third|fourth|fifth)?\s*(?:sub)?paragraph\s+(?P<par2>\d+))?"
-    r"(?:\s*,?\s*points?\s+\((?P<pnt2>[a-z]{1,3}|[ivx]{1,5})\))?",
+    r"(?:\s*,?\s*points?\s+\((?P<pnt2>\d+[a-z]?|[a-z]{1,3}|[ivx]{1,5})\))?",
     re.I,
 )
 _ARTICLE_MORE = re.compile(

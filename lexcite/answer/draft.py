@@ -1,6 +1,6 @@
 """What a generator returns, and how its text is read back into cited sentences.
 
-Every generator (Claude, extractive, local) writes the same plain-text format:
+Every generator (Claude, extractive, and any later local model) writes the same plain-text format:
 one sentence after another, each ending with the ids of the evidence that
 supports it in square brackets (`[S1]`, `[S1][S3]`, `[S1, S3]`), or exactly the
 refusal line `REFUSAL`. One format means one reader and one verifier for all
@@ -57,7 +57,7 @@ class DraftSentence:
 
 @runtime_checkable
 class Generator(Protocol):
-    """Turns a question and its evidence into a Draft. Implementations: claude, extractive (and local)."""
+    """Turns a question and its evidence into a Draft. Implementations: claude, extractive."""
 
     name: str
     model: str

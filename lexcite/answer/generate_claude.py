@@ -121,10 +121,10 @@ class ClaudeGenerator:
             )
         except anthropic.APIStatusError as e:
             return self._failed(prompt, params, f"{type(e).__name__}: HTTP {e.status_code}")
-        except (anthropic.APIConnectionError, anthropic.APITimeoutError) as e:
+        except anthropic.AnthropicError as e:  # connection, timeout, response validation
             return self._failed(prompt, params, f"{type(e).__name__}: {e}")
-        except anthropic.APIResponseValidationError as e:
-            return self._failed(prompt, params, f"malformed response: {e}")
+        except ValueError as e:  # a body that is not JSON escapes the SDK as JSONDecodeError
+            return self._failed(prompt, params, f"malformed response: {type(e).__name__}: {e}")
         text = "".join(getattr(b, "text", "") for b in msg.content if getattr(b, "type", "") == "text")
         usage = msg.usage.model_dump() if getattr(msg, "usage", None) is not None else {}
         base = {"prompt": prompt, "model": msg.model or self.model, "params": params, "usage": usage}

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lexcite.answer.draft import MARKER, Draft, split_sentences
+from lexcite.answer.evidence import instruction_like
 from lexcite.answer.question import Cues, content_terms, cues
 from lexcite.contract import Evidence
 from lexcite.values import read_values
@@ -62,6 +63,8 @@ def candidate_sentences(text: str) -> list[str]:
     out: list[str] = []
     for sentence in split_sentences(MARKER.sub(" ", text)):
         sentence = " ".join(sentence.split())
+        if instruction_like(sentence):  # text addressed to a model is never quoted as law
+            continue
         clauses = _CLAUSE.split(sentence) if len(sentence) > 250 else [sentence]
         out.extend(c.strip() for c in clauses if len(c.strip()) >= 12)
     return out
@@ -104,13 +107,15 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
 
 
 class ExtractiveGenerator:
-    """Quote-the-evidence generator. `max_sentences` bounds the answer (default 2)."""
+    """Quote-the-evidence generator. `max_sentences` bounds the answer (default 2); `use_cues=False`
+    scores by word overlap and rank only (the ablation baseline in bench/answer_extractive.py)."""
 
     name = NAME
     model = MODEL
 
-    def __init__(self, max_sentences: int = 2):
+    def __init__(self, max_sentences: int = 2, use_cues: bool = True):
         self.max_sentences = max_sentences
+        self.use_cues = use_cues
 
     def _candidates(self, evidence: Sequence[Evidence]) -> list[_Candidate]:
         out = []
@@ -120,7 +125,7 @@ class ExtractiveGenerator:
         return out
 
     def generate(self, question: str, evidence: Sequence[Evidence]) -> Draft:
-        c = cues(question)
+        c = cues(question) if self.use_cues else Cues()
         params = {"max_sentences": self.max_sentences, "cues": list(c.names())}
         candidates = self._candidates(evidence)
         if not candidates:
@@ -145,5 +150,6 @@ class ExtractiveGenerator:
                 chosen.append(cand)
                 covered |= cand.terms
         text = "\n".join(f"{cand.text} [{cand.sid}]" for cand in chosen)
-        params["scores"] = [round(s, 4) for s, *_ in scored[: len(chosen)]]
+        score_of = {id(cand): s for s, _, _, cand in scored}
+        params["scores"] = [round(score_of[id(cand)], 4) for cand in chosen]
         return Draft(text, model=MODEL, params=params, prompt=f"question: {question}")

@@ -33,8 +33,8 @@ _CUES = {
     "power": r"\b(?:flops?|floating[- ]point|compute|computation|training compute)\b",
     "definition": r"^(?:what (?:is|are) (?:an? |the )?|what does .* mean|define|definition|meaning of|"
                   r"what counts as|what is meant by)|\bdefin(?:e|ed|ition)\b|\bmeans?\b",
-    "permission": r"^(?:can|may|is it|am i|are (?:we|they|providers|deployers)|is (?:an?|the)|must|do(?:es)? .* (?:have|need) to|"
-                  r"is .* (?:allowed|permitted|prohibited|banned|lawful|legal|required))|"
+    "permission": r"^(?:can|may|is it|am i|are (?:we|they|providers|deployers)|is (?:an?|the)|must|"
+                  r"do(?:es)? .* (?:have|need) to|is .* (?:allowed|permitted|prohibited|banned|lawful|legal|required))|"
                   r"\b(?:allowed|permitted|prohibited|banned|forbidden|lawful|obliged|required|obligations?)\b",
     "who": r"^who\b|\bwhich (?:authority|authorities|body|bodies|entity|entities)\b|\bwho (?:is|are|must)\b",
 }

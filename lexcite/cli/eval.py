@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
+from lexcite import config
 from lexcite.cli._app import app, err, out, progress
 from lexcite.errors import ConfigError
 from lexcite.eval.aggregate import ANSWER_KEYS, RETRIEVAL_KEYS
@@ -48,7 +48,7 @@ def eval_(
             Perimeter(as_of=as_of)
         except ValueError as e:
             raise ConfigError(f"--as-of: {e}") from None
-    api_key = os.environ.get("ANTHROPIC_API_KEY") or None
+    api_key = config.anthropic_api_key()
     if not no_answers and not api_key:
         err.print("no-RAG baseline skipped: ANTHROPIC_API_KEY not set", style="dim")
     with progress() as bar:

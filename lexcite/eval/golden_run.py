@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from lexcite import config
 from lexcite.contract import CitationRef, Perimeter
 from lexcite.errors import CitationError
 from lexcite.eval.baselines import claude_no_rag
@@ -19,9 +20,7 @@ from lexcite.eval.golden import load_golden
 from lexcite.eval.run import EvalResult, Inside, evaluate
 from lexcite.ingest.catalog import Catalog
 
-__all__ = ["run_golden", "catalog_inside", "NO_RAG_MODEL"]
-
-NO_RAG_MODEL = "claude-sonnet-4-5"
+__all__ = ["run_golden", "catalog_inside"]
 
 
 def catalog_inside(catalog: Catalog) -> Inside:
@@ -52,7 +51,8 @@ def run_golden(
 ) -> EvalResult:
     """Evaluate `golden` (optionally one split) on the index in `home`; write files and report to `report_dir`.
 
-    `api_key` (read by the caller from ANTHROPIC_API_KEY) enables the no-RAG baseline.
+    `api_key` (the caller reads config.anthropic_api_key()) enables the no-RAG baseline, on
+    config.claude_model(), the generator's model.
 
     Raises:
         ConfigError: a bad golden file or option, or no calibrated threshold.
@@ -66,7 +66,8 @@ def run_golden(
         from lexcite.index.calibrate import calibrate as recalibrate
 
         calibration = recalibrate(golden, home=home).to_dict()
-    no_rag = claude_no_rag(api_key, NO_RAG_MODEL) if api_key and with_answers else None
+    model = config.claude_model()
+    no_rag = claude_no_rag(api_key, model) if api_key and with_answers else None
     with Searcher(home) as searcher:
         stored = searcher.manifest.get("thresholds", {}).get(stages_key(Stages()))
         result = evaluate(questions, searcher, k, with_answers, inside=catalog_inside(searcher.catalog),
@@ -74,7 +75,7 @@ def run_golden(
     generators = Counter(r["answer"]["generator"] for r in result.rows if r.get("answer") and r["answer"]["generator"])
     result.meta.update(golden=str(golden), split=split, as_of=as_of, calibrated=calibrate,
                        calibration=calibration or stored, generator=", ".join(generators) or None,
-                       no_rag_model=NO_RAG_MODEL if no_rag else None)
+                       no_rag_model=model if no_rag else None)
     if report_dir is not None:
         from lexcite.eval.report import write_report
 

@@ -17,7 +17,7 @@ matplotlib.use("Agg")  # files only; never a window, also on machines without a 
 import matplotlib.pyplot as plt  # noqa: E402
 
 from lexcite.eval.aggregate import ANSWER_KEYS, FULL, RETRIEVAL_KEYS, hit_curve  # noqa: E402
-from lexcite.eval.run import DEPTH, EvalResult  # noqa: E402
+from lexcite.eval.run import BM25, DEPTH, EvalResult  # noqa: E402
 
 __all__ = ["write_report", "REPORT_FILE", "HIT_PLOT", "SCORE_PLOT"]
 
@@ -25,6 +25,10 @@ REPORT_FILE = "report.md"
 HIT_PLOT = "hit_at_k.png"
 SCORE_PLOT = "scores.png"
 _SYSTEM = "lexcite"
+
+
+def _ms(v: float | None) -> str:
+    return "–" if v is None else f"{v:.1f}"
 
 
 def _fmt(v: Any) -> str:
@@ -52,10 +56,12 @@ def plot_hits(r: EvalResult, path: Path) -> None:
     """hit@k for k = 1..20, one line per pipeline stage."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ks = list(range(1, DEPTH + 1))
-    for stage in r.meta["stages"]:
+    styles = ["-", "--", "-.", ":"]  # stages that rank alike overlap; the dashes keep each visible
+    for i, stage in enumerate(r.meta["stages"]):
         curve = hit_curve(r.rows, stage, DEPTH)
         if curve:
-            ax.plot(ks, curve, marker="o", markersize=3, label=stage, linewidth=2.5 if stage == FULL else 1.2)
+            ax.plot(ks, curve, marker="o", markersize=3, label=stage, linestyle=styles[i % len(styles)],
+                    linewidth=2.5 if stage == FULL else 1.4)
     ax.axvline(r.k, color="grey", linestyle=":", label=f"k = {r.k} (to the generator)")
     ax.set(xlabel="k", ylabel="hit@k (answerable questions)", ylim=(0, 1.02), xticks=ks,
            title="hit@k per pipeline stage")
@@ -96,14 +102,21 @@ def _breakdown(title: str, blocks: dict[str, dict[str, Any]], keys: Sequence[str
     return [f"### {title}", "", *_table([title.split()[-1], "n", *keys], rows)]
 
 
+def _calibration(meta: dict[str, Any]) -> str:
+    done = "recalibrated on this file's dev split in this run" if meta.get("calibrated") else "as stored"
+    c = meta.get("calibration") or {}
+    where = f"; calibrated on {c['golden']}" if c.get("golden") else ""
+    when = f" at {c['calibrated_at']}" if c.get("calibrated_at") else ""
+    return done + where + when
+
+
 def _markdown(r: EvalResult) -> str:
     s, meta = r.summary, r.meta
     answers = bool(meta.get("with_answers"))
     lines = ["# lexcite evaluation", ""]
     lines += [f"- golden set: `{meta.get('golden', '?')}`, split: {meta.get('split') or 'all'}, "
               f"questions: {s['n']}, k = {r.k}",
-              f"- threshold: {_fmt(_threshold(r))} "
-              f"({'recalibrated on the dev split in this run' if meta.get('calibrated') else 'as stored'})"]
+              f"- threshold: {_fmt(_threshold(r))} ({_calibration(meta)})"]
     if meta.get("as_of"):
         lines.append(f"- as-of date: {meta['as_of']} (unless a question sets its own)")
     if meta.get("generator"):
@@ -114,10 +127,13 @@ def _markdown(r: EvalResult) -> str:
 
     lines += ["## Retrieval by pipeline stage (ablation)", ""]
     lat = r.latency
-    rows = [[stage, *(v.get(key) for key in RETRIEVAL_KEYS), lat.get(stage, {}).get("p50_ms"),
-             lat.get(stage, {}).get("p95_ms")] for stage, v in s["ablation"].items()]
+    rows = [[stage, *(v.get(key) for key in RETRIEVAL_KEYS), _ms(lat.get(stage, {}).get("p50_ms")),
+             _ms(lat.get(stage, {}).get("p95_ms"))] for stage, v in s["ablation"].items()]
     lines += _table(["stage", *RETRIEVAL_KEYS, "p50 ms", "p95 ms"], rows)
     lines += [f"![hit@k per stage]({HIT_PLOT})", ""]
+    if answers and BM25 in s["ablation"]:
+        lines += [f"The retrieval-only baseline below answers with the first sentence of the `{BM25}` row's top "
+                  "unit, so its ranking is that row.", ""]
     if answers:
         lines += ["## Answers beside the baselines", ""]
         systems = {_SYSTEM: s, **r.baselines}
@@ -132,7 +148,8 @@ def _markdown(r: EvalResult) -> str:
     lines += _breakdown("By post_cutoff", s["by_post_cutoff"], cols)
     lines += _breakdown("By split", r.by_split, cols)
     lines += ["## Latency", ""]
-    lines += _table(["stage", "p50 ms", "p95 ms", "n"], [[n, v["p50_ms"], v["p95_ms"], v["n"]] for n, v in lat.items()])
+    lines += _table(["stage", "p50 ms", "p95 ms", "n"],
+                    [[n, _ms(v["p50_ms"]), _ms(v["p95_ms"]), v["n"]] for n, v in lat.items()])
     lines += ["## Misses", "", f"Answerable questions with nothing relevant in the full pipeline's top {r.k}:", ""]
     misses = [row for row in r.rows if row["behavior"] != "abstain" and row["stages"].get(FULL, {}).get("hit@k") == 0]
     lines += [f"- `{row['id']}` ({row['category']}): {row['question']}" for row in misses] or ["- none"]

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from lexcite.contract import Answer, CitationRef, Perimeter, SearchResult
 from lexcite.errors import ConfigError
@@ -31,7 +31,7 @@ from lexcite.eval.aggregate import FULL, answer_block, by_split, percentiles, su
 from lexcite.eval.baselines import no_rag_answer, retrieval_only
 from lexcite.eval.golden import GoldenQuestion
 
-__all__ = ["EvalResult", "Searcher", "evaluate", "perimeter_for", "DEPTH", "SUMMARY_FILE", "ROWS_FILE"]
+__all__ = ["EvalResult", "evaluate", "perimeter_for", "DEPTH", "SUMMARY_FILE", "ROWS_FILE"]
 
 DEPTH = 20  # ranks kept per stage: hit@1..20 for the report's curve, and MRR@10
 SUMMARY_FILE = "summary.json"
@@ -40,10 +40,6 @@ BM25 = "bm25"  # the ablation stage the retrieval-only baseline reads
 
 AskFn = Callable[..., Answer]
 Inside = Callable[[CitationRef, Perimeter], bool]
-
-
-class Searcher(Protocol):
-    def search(self, query: str, perimeter: Perimeter, k: int = ..., stages: Any = ...) -> SearchResult: ...
 
 
 @dataclass
@@ -144,7 +140,7 @@ def _timed(fn: Callable[[], Any], bucket: list[float]) -> tuple[Any, float]:
 
 def evaluate(
     questions: Iterable[GoldenQuestion],
-    searcher: Searcher,
+    searcher: Any,
     k: int = 6,
     with_answers: bool = True,
     *,
@@ -158,6 +154,8 @@ def evaluate(
 ) -> EvalResult:
     """Search every question under each stage configuration (and answer it); summarise.
 
+    `searcher` is anything with `search(query, perimeter, k, stages) -> SearchResult`
+    (an open `index.search.Searcher`) whose `ranked` is not cut at k.
     `ablation` maps stage names to `Stages` values (default `index.search.ABLATION`);
     a "full" entry is added, searched with the searcher's defaults, when absent.
     `ask` defaults to `answer.ask.ask`, `support` to the verifier's sentence check.
@@ -191,19 +189,25 @@ def evaluate(
         for part, seconds in results[FULL].timings.items():
             waits.setdefault(f"{FULL}/{part}", []).append(seconds)
         if with_answers:
-            a, seconds = _timed(lambda: ask(q.question, p, k=k, searcher=searcher, trace=False),  # noqa: B023
-                                waits.setdefault("answer", []))
-            row["answer"] = {**_answer_row(a, q, p, support, inside), "ms": round(seconds * 1000, 2)}
-            row["baselines"] = {}
-            if BM25 in results:
-                row["baselines"]["retrieval_only"] = _answer_row(retrieval_only(q.question, results[BM25]), q, p,
-                                                                 support, inside)
-            if no_rag is not None:
-                row["baselines"]["no_rag"] = _answer_row(no_rag_answer(q.question, p, no_rag), q, p, support, inside)
+            row.update(_answers(q, p, k, searcher, results, ask, support, inside, no_rag, waits))
         rows.append(row)
         if on_question:
             on_question(i, len(questions))
     return _result(rows, list(stages), k, with_answers, waits)
+
+
+def _answers(q: GoldenQuestion, p: Perimeter, k: int, searcher: Any, results: dict[str, SearchResult], ask: AskFn,
+             support: am.SupportCheck, inside: Inside | None, no_rag: Callable[[str], str] | None,
+             waits: dict[str, list[float]]) -> dict[str, Any]:
+    """The system's answer and the baselines' for one question, measured alike."""
+    a, seconds = _timed(lambda: ask(q.question, p, k=k, searcher=searcher, trace=False), waits.setdefault("answer", []))
+    baselines = {}
+    if BM25 in results:
+        baselines["retrieval_only"] = _answer_row(retrieval_only(q.question, results[BM25]), q, p, support, inside)
+    if no_rag is not None:
+        baselines["no_rag"] = _answer_row(no_rag_answer(q.question, p, no_rag), q, p, support, inside)
+    return {"answer": {**_answer_row(a, q, p, support, inside), "ms": round(seconds * 1000, 2)},
+            "baselines": baselines}
 
 
 def _result(rows: list[dict[str, Any]], stages: list[str], k: int, with_answers: bool,

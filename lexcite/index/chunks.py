@@ -18,6 +18,7 @@ Granularity (measured in bench/RESULTS.md, "Retrieval"):
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -32,7 +33,6 @@ _CONTAINERS = ("article", "annex", "section")
 _CONTEXT_WORDS = 40  # at most this many words of heading/lead-in ahead of each chunk
 _CHUNK_SEP = "~"
 _OWN_MIN_WORDS = 8
-_LEAD_IN_WORDS = 30  # a short own text ending in ':' ("the following definitions apply:") only leads in
 
 
 @dataclass(frozen=True)
@@ -138,8 +138,9 @@ def passages(records: Iterable[UnitRecord], granularity: str = DEFAULT_GRANULARI
 
 
 def _says_something(own: str) -> bool:
-    words = len(own.split())
-    return words >= _OWN_MIN_WORDS and not (own.rstrip().endswith(":") and words < _LEAD_IN_WORDS)
+    """False for a bare lead-in: one sentence that ends in ':' ("the following definitions apply:")."""
+    lead_in = own.rstrip().endswith(":") and not re.search(r"[.;]\s", own)
+    return len(own.split()) >= _OWN_MIN_WORDS and not lead_in
 
 
 def _own_text(rec: UnitRecord, kids: list[UnitRecord]) -> str:

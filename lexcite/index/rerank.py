@@ -45,7 +45,7 @@ def parse_spec(spec: str) -> tuple[str, str]:
     kind, _, arg = spec.partition(":")
     if kind == "none" and not arg:
         return kind, ""
-    if kind in KINDS and arg:
+    if kind in KINDS and kind != "none" and arg:
         return kind, arg
     raise ConfigError(f"reranker {spec!r} is not one of: none, cross-encoder:<name or path>, embedder:<name>")
 
@@ -66,8 +66,8 @@ class CrossEncoderReranker:
             raise ConfigError(f"reranker cross-encoder:{name}: cannot load it offline ({type(e).__name__}: {e}); "
                               "give a local model folder (lexcite never downloads at run time)") from None
         self.spec = f"cross-encoder:{name}"
-        act = getattr(self._model, "activation_fn", None) or getattr(self._model, "default_activation_function",
-                                                                      None)
+        # sentence-transformers applies the model's saved activation, or a sigmoid for a one-label head
+        act = getattr(self._model, "activation_fn", None)
         self.scale = "probability" if type(act).__name__ == "Sigmoid" else "logit"
 
     def score(self, query: str, passages: Sequence[Passage]) -> np.ndarray:

@@ -1,0 +1,314 @@
+"""`ask`: one question, from search to a verified, cited answer or a refusal, traced.
+
+    search ─> evidence ─> generate ─> verify ─> numeric binding ─> conflicts ─> Answer ─> trace
+              (none: fixed    (draft)   (one failing sentence   (values from     (every value
+               refusal, no              refuses the answer)      stored facts)    shown, rule)
+               generator)
+
+Every path that does not end in a fully verified answer ends in `REFUSAL` with
+the reason recorded: no evidence (invariant 2), the generator said no or
+failed, a sentence failed verification (invariant 3), a value had no stored
+fact (invariant 4, flag `fabrication_guard`).
+
+Example::
+
+    from lexcite.answer import ask
+    answer = ask("By when must providers of high-risk AI systems comply?", k=6)
+    print(answer.text, answer.cited())
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from lexcite import config
+from lexcite.answer.conflicts import Relations, find_conflicts
+from lexcite.answer.draft import Generator
+from lexcite.answer.evidence import build_evidence, no_evidence_answer, refused_answer
+from lexcite.answer.numeric import bind_values
+from lexcite.answer.question import cues
+from lexcite.answer.trace import AskRecord, TraceStore, catalog_problems, sha256_text, versions_in_scope
+from lexcite.answer.verify import check_values, outside_perimeter, verify
+from lexcite.contract import REFUSAL, Answer, CitationRef, Perimeter
+from lexcite.errors import CitationError, ConfigError
+from lexcite.ingest.catalog import Catalog
+from lexcite.values import CHECKED_KINDS, read_values
+
+__all__ = ["ask", "choose_generator", "replay", "ReplayReport", "GENERATORS"]
+
+GENERATORS = ("claude", "extractive")
+
+
+def choose_generator(generator: str | Generator | None = None) -> tuple[Generator, str]:
+    """The generator to use and a line saying why: Claude when ANTHROPIC_API_KEY is set, else extractive.
+
+    Raises:
+        ConfigError: an unknown name, or "claude" without a key.
+    """
+    if generator is not None and not isinstance(generator, str):
+        return generator, f"{generator.name} (given)"
+    if generator is None:
+        if config.anthropic_api_key():
+            generator = "claude"
+        else:
+            from lexcite.answer.generate_extractive import ExtractiveGenerator
+
+            return ExtractiveGenerator(), "offline extractive: ANTHROPIC_API_KEY not set"
+    if generator == "claude":
+        from lexcite.answer.generate_claude import ClaudeGenerator
+
+        gen = ClaudeGenerator()
+        return gen, f"claude ({gen.model})"
+    if generator == "extractive":
+        from lexcite.answer.generate_extractive import ExtractiveGenerator
+
+        return ExtractiveGenerator(), "offline extractive (chosen)"
+    if generator == "local":
+        raise ConfigError("the local generator (llama-cpp-python + Gemma 3 270M, extra 'local') is not built yet; "
+                          "use --generator extractive")
+    raise ConfigError(f"unknown generator {generator!r}; choose from {', '.join(GENERATORS)}")
+
+
+def _inside(catalog: Catalog, perimeter: Perimeter) -> Callable[[CitationRef], bool]:
+    from lexcite.index.perimeter import predicate
+
+    def inside(ref: CitationRef) -> bool:
+        try:
+            return predicate(perimeter, catalog.resolve(ref, perimeter.language))
+        except CitationError:
+            return False
+
+    return inside
+
+
+def _default_searcher(catalog: Catalog) -> Any:
+    from lexcite.index.search import Searcher
+
+    return Searcher(catalog=catalog)
+
+
+def ask(
+    question: str,
+    perimeter: Perimeter = Perimeter(),
+    k: int = 6,
+    generator: str | Generator | None = None,
+    searcher: Any = None,
+    trace: bool = True,
+    store_text: bool = True,
+    *,
+    catalog: Catalog | None = None,
+    traces: TraceStore | None = None,
+) -> Answer:
+    """Answer `question` inside `perimeter` from at most `k` admitted units, or refuse.
+
+    `searcher` is anything with `search(query, perimeter, k) -> SearchResult` (default: a
+    `Searcher` over the index in LEXCITE_HOME, opened for this call; pass one to reuse its loaded
+    models across questions); `generator` is "claude", "extractive", a Generator, or None
+    (Claude when ANTHROPIC_API_KEY is set, else extractive). With `trace`, the question is written
+    to LEXCITE_HOME/traces.sqlite (`store_text=False`: ids, hashes and flags only).
+
+    Raises:
+        ConfigError: an empty question, an unknown generator, Claude without a key.
+        IndexMismatch: no index, or one out of step with the catalog.
+    """
+    if not question or not question.strip():
+        raise ConfigError("the question is empty")
+    t_start = time.perf_counter()
+    timings: dict[str, float] = {}
+    gen, why = choose_generator(generator)
+    own_catalog = catalog is None and getattr(searcher, "catalog", None) is None
+    catalog = catalog or getattr(searcher, "catalog", None) or Catalog()
+    own_searcher = searcher is None
+    try:
+        if searcher is None:
+            searcher = _default_searcher(catalog)
+        t = time.perf_counter()
+        result = searcher.search(question, perimeter, k)
+        timings["search"] = time.perf_counter() - t
+        for stage, secs in result.timings.items():
+            timings[f"search.{stage}"] = secs
+        rec = AskRecord(question=question, perimeter=perimeter, k=k, answer=Answer(question), result=result,
+                        versions=versions_in_scope(catalog, perimeter), catalog_state=catalog.state(),
+                        generator=gen.name, model=getattr(gen, "model", ""), timings=timings,
+                        params={"generator_choice": why})
+        answer = _answer(question, perimeter, result, gen, catalog, rec, timings)
+        timings["total"] = time.perf_counter() - t_start
+        if trace:
+            rec.answer = answer
+            store = traces or TraceStore()
+            try:
+                tid = store.log(rec, store_text=store_text)
+            finally:
+                if traces is None:
+                    store.close()
+            answer = replace(answer, trace_id=tid)
+        return answer
+    finally:
+        if own_searcher and searcher is not None and hasattr(searcher, "close"):
+            searcher.close()
+        if own_catalog:
+            catalog.close()
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, catalog: Catalog, rec: AskRecord,
+            timings: dict[str, float]) -> Answer:
+    evidence = build_evidence(result)
+    if not evidence:  # invariant 2: decided here, no generator called
+        return no_evidence_answer(question, result)
+    t = time.perf_counter()
+    draft = gen.generate(question, evidence)
+    timings["generate"] = time.perf_counter() - t
+    rec.prompt, rec.raw_output = draft.prompt, draft.text
+    rec.params.update(draft.params)
+    rec.model = draft.model or rec.model
+    if draft.error:
+        rec.params["error"] = draft.error
+    flags = list(draft.flags)
+    if draft.refused:
+        return refused_answer(question, perimeter, f"{REFUSAL} {_sentence(draft.reason)}", evidence=evidence,
+                              generator=gen.name, flags=[*flags, "generator_refused"])
+
+    t = time.perf_counter()
+    inside = _inside(catalog, perimeter)
+    checked = verify(draft.text, evidence, perimeter, inside=inside)
+    timings["verify"] = time.perf_counter() - t
+    if not checked.ok:
+        return refused_answer(question, perimeter, f"{REFUSAL} The generated answer was not shown: {checked.reason}.",
+                              evidence=evidence, generator=gen.name, flags=[*flags, *checked.flags],
+                              verdicts=checked.verdict_dicts())
+    sentences = checked.sentences
+    facts = catalog.facts(refs=[e.ref for e in evidence], language=perimeter.language)
+    wanted = cues(question).value_kinds()
+    if wanted:
+        bound = bind_values(sentences, facts, wanted)
+        rec.bindings = [b.to_dict() for b in bound.bindings]
+        if not bound.ok:
+            return refused_answer(question, perimeter, f"{REFUSAL} {_sentence(bound.reason)}",
+                                  evidence=evidence, generator=gen.name, flags=[*flags, *bound.flags],
+                                  verdicts=checked.verdict_dicts())
+        sentences = bound.sentences
+        flags.append("numeric_path")
+
+    answer_kinds = {v.kind for s in sentences for v in read_values(s.text) if v.kind in CHECKED_KINDS}
+    # Only units inside the perimeter may be shown as the other side of a disagreement (invariant 1).
+    admissible = [e for e in evidence if outside_perimeter(e, perimeter) is None and inside(e.ref)]
+    conflicts, shown = find_conflicts(question, admissible, facts, answer_kinds, Relations.from_catalog(catalog),
+                                      perimeter.effective_date())
+    if conflicts:
+        by_ref = {e.ref: e for e in evidence}
+        for s in shown:
+            _, failures = check_values(s.text, [by_ref[r] for r in s.refs])
+            if failures:  # never show one side alone: refuse rather than hide the other value
+                return refused_answer(
+                    question, perimeter,
+                    f"{REFUSAL} The admitted documents disagree and the disagreement could not be shown "
+                    f"verifiably: {failures[0]}.", evidence=evidence, generator=gen.name,
+                    flags=[*flags, "conflict", "verification_failed"], verdicts=checked.verdict_dicts())
+        sentences = sentences + shown
+        flags.append("conflict")
+    return Answer(
+        question=question,
+        sentences=sentences,
+        evidence=evidence,
+        conflicts=conflicts,
+        verdicts=checked.verdict_dicts(),
+        generator=gen.name,
+        flags=tuple(dict.fromkeys(flags)),
+        perimeter=perimeter,
+    )
+
+
+# -- replay ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    trace_id: str
+    answer: Answer  # the answer the rerun gave
+    differences: tuple[str, ...]  # empty: the rerun reproduced the trace
+    catalog_problems: tuple[str, ...]  # why the trace no longer matches the catalog, if it does not
+    content_ok: bool  # the stored trace still hashes to its recorded hash
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"trace_id": self.trace_id, "same": not self.differences, "differences": list(self.differences),
+                "catalog_problems": list(self.catalog_problems), "content_ok": self.content_ok,
+                "answer": self.answer.to_dict()}
+
+
+def replay(trace_id: str, *, searcher: Any = None, generator: str | Generator | None = None,
+           catalog: Catalog | None = None, traces: TraceStore | None = None) -> ReplayReport:
+    """Rerun a traced question with its recorded inputs (question, perimeter, k, generator) and compare.
+
+    Raises:
+        ConfigError: no such trace, a trace stored without text (`--no-text`), or a Claude trace
+            without ANTHROPIC_API_KEY (pass generator="extractive" to rerun offline).
+    """
+    own_store = traces is None
+    store = traces or TraceStore()
+    try:
+        doc = store.get(trace_id)
+    finally:
+        if own_store:
+            store.close()
+    t = doc["trace"]
+    if not t["store_text"] or t["question"] is None:
+        raise ConfigError(f"trace {t['id']} was stored with --no-text: its question is not kept, so it cannot be "
+                          "replayed")
+    perimeter = Perimeter.from_dict(t["perimeter"])
+    gen = generator or t["generator"]
+    own_catalog = catalog is None and getattr(searcher, "catalog", None) is None
+    catalog = catalog or getattr(searcher, "catalog", None) or Catalog()
+    try:
+        problems = tuple(catalog_problems(doc, catalog))
+        answer = ask(t["question"], perimeter, t["k"], generator=gen, searcher=searcher, trace=False,
+                     catalog=catalog)
+    finally:
+        if own_catalog:
+            catalog.close()
+    return ReplayReport(t["id"], answer, tuple(_differences(doc, answer)), problems, TraceStore.verify_content(doc))
+
+
+def _differences(doc: dict[str, Any], new: Answer) -> list[str]:
+    t, old = doc["trace"], doc["trace"]["answer"]
+    out: list[str] = []
+    if t["generator"] != new.generator:
+        out.append(f"generator: {t['generator']} -> {new.generator}")
+    old_ev = [(e["sid"], e["ref"]) for e in doc["evidence"]]
+    new_ev = [(e.sid, str(e.ref)) for e in new.evidence]
+    if old_ev != new_ev:
+        gone = [r for _, r in old_ev if r not in {r for _, r in new_ev}]
+        added = [r for _, r in new_ev if r not in {r for _, r in old_ev}]
+        out.append("evidence changed" + (f"; no longer admitted: {', '.join(gone)}" if gone else "")
+                   + (f"; newly admitted: {', '.join(added)}" if added else "")
+                   + ("; same units in another order" if not gone and not added else ""))
+    old_hash = {e["ref"]: e["text_sha256"] for e in doc["evidence"]}
+    for e in new.evidence:
+        h = old_hash.get(str(e.ref))
+        if h is not None and h != sha256_text(e.text):
+            out.append(f"text of {e.ref} changed")
+    if bool(t["refused"]) != new.refused:
+        out.append(f"refused: {bool(t['refused'])} -> {new.refused}")
+    elif new.refused and t["refusal_reason"] != new.refusal_reason:
+        out.append(f"refusal reason: {t['refusal_reason']!r} -> {new.refusal_reason!r}")
+    old_sentences = [s["text"] for s in old["sentences"]]
+    new_sentences = [s.text for s in new.sentences]
+    if old_sentences != new_sentences:
+        out.append("answer text changed:\n  was: " + " ".join(map(str, old_sentences)) + "\n  now: "
+                   + " ".join(new_sentences))
+    old_cited = [r for s in old["sentences"] for r in s["refs"]]
+    new_cited = [str(r) for s in new.sentences for r in s.refs]
+    if old_cited != new_cited:
+        out.append(f"citations: {', '.join(dict.fromkeys(old_cited)) or '-'} -> "
+                   f"{', '.join(dict.fromkeys(new_cited)) or '-'}")
+    old_flags = [f for f in t["flags"] if f != "no_text"]
+    if old_flags != list(new.flags):
+        out.append(f"flags: {', '.join(old_flags) or '-'} -> {', '.join(new.flags) or '-'}")
+    return out

@@ -1,0 +1,231 @@
+"""Admitted units that disagree on a checked fact: show every value, then say which prevails, or that they diverge.
+
+Two admitted documents disagree when both give a value of the kind the answer
+is about (a date, a period, an amount, a percentage, a threshold) for the same
+subject, and the values differ. Only related documents are compared: two
+versions of one act, an amending act and the act it amends, or guidance and
+anything else. Two unrelated binding acts are two laws, each with its own scope.
+
+The rule that decides is fixed, applied in this order:
+
+1. binding legislation prevails over guidance;
+2. a later amending act prevails over the text it amends, from its date of
+   application (before that date the amended text still applies);
+3. a later version of the same act prevails over an earlier one, from its date;
+4. otherwise the documents diverge, and the answer says so.
+
+Never silently pick one: each value is shown with its reference, as sentences
+rendered here from stored facts, then verified like any other sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from lexcite.answer.question import content_terms, cues
+from lexcite.contract import CitationRef, CitedSentence, Conflict, Evidence, Fact
+from lexcite.ingest.facts import fact_key
+from lexcite.values import act_label
+
+__all__ = ["Relations", "find_conflicts", "unit_label", "RULES"]
+
+RULES = {
+    "binding": "binding legislation prevails over guidance",
+    "amending": "a later amending act prevails over the text it amends from its date of application",
+    "not_yet": "an amending act prevails over the text it amends only from its date of application, "
+               "which the as-of date has not reached",
+    "version": "a later version of an act prevails over an earlier one from the date it applies",
+    "diverge": "no fixed rule decides between them: the documents diverge",
+}
+
+_AMENDING = re.compile(r"\bamending\b(?P<rest>.*)$", re.I | re.S)
+_ACT_NO = re.compile(r"(?P<type>Regulations?|Directives?|Decisions?)?\s*\((?:EU|EC|EEC)\)\s*(?:No\s*)?"
+                     r"(?P<a>\d{4})/(?P<b>\d{1,4})")
+_TYPE_LETTER = {"regulation": "R", "directive": "L", "decision": "D"}
+# Fact kinds that count as one "kind of value" for comparison.
+_KIND_CLASS = {"application_date": "date", "date": "date", "deadline": "period", "fine_amount": "amount",
+               "amount": "amount", "turnover_pct": "percent", "percentage": "percent", "threshold": "power"}
+_VALUE_CLASS = {"date": "date", "month": "date", "period": "period", "amount": "amount", "percent": "percent",
+                "power": "power"}
+
+
+@dataclass(frozen=True)
+class Relations:
+    """Which act amends which, and from when: read from the catalog (titles 'amending ...', modified_by)."""
+
+    amends: dict[str, frozenset[str]] = field(default_factory=dict)  # amending CELEX -> amended CELEX
+    applies_from: dict[str, str] = field(default_factory=dict)  # amending CELEX -> ISO date
+    version_from: dict[tuple[str, str], str] = field(default_factory=dict)  # (act, version) -> valid_from
+
+    @classmethod
+    def from_catalog(cls, catalog: object) -> Relations:
+        amends: dict[str, set[str]] = {}
+        applies: dict[str, str] = {}
+        version_from: dict[tuple[str, str], str] = {}
+        for v in catalog.versions():  # type: ignore[attr-defined]
+            version_from[(v.act, v.version)] = v.valid_from
+            applies[v.act] = min(applies.get(v.act, v.valid_from), v.valid_from)
+            m = _AMENDING.search(v.title or "")
+            if m:
+                kind = "R"
+                for a in _ACT_NO.finditer(m["rest"]):
+                    if a["type"]:
+                        kind = _TYPE_LETTER[a["type"].lower().rstrip("s")]
+                    amends.setdefault(v.act, set()).add(f"3{a['a']}{kind}{int(a['b']):04d}")
+            for amending in v.modified_by:
+                amends.setdefault(amending, set()).add(v.act)
+        return cls({k: frozenset(s) for k, s in amends.items()}, applies, version_from)
+
+
+def unit_label(ref: CitationRef, binding: bool = True) -> str:
+    """'Article 113 of Regulation (EU) 2024/1689', 'Annex III, point 4', 'recital 12 of ...'."""
+    parts = ref.unit.split(".")
+    head = ""
+    for p in parts:
+        key, _, no = p.partition("_")
+        if key == "art":
+            head = f"Article {no}"
+        elif key == "par":
+            head += f"({no})"
+        elif key == "pnt":
+            head += f", point ({no})"
+        elif key == "anx":
+            head = f"Annex {no}"
+        elif key == "sct":
+            head += f", Section {no}"
+        elif key == "rct":
+            head = f"Recital ({no})"
+    label = act_label(ref.act)
+    if label:
+        return f"{head} of {label}"
+    return f"{head} of this guidance" if not binding else head
+
+
+def _best_fact(facts: Sequence[Fact], q_terms: set[str], asks_date: bool, kinds: set[str]) -> Fact | None:
+    best, best_score = None, 0.0
+    for f in facts:
+        if _KIND_CLASS.get(f.kind) not in kinds:
+            continue
+        score = len(q_terms & set(content_terms(f.subject)))
+        if asks_date and f.kind == "application_date":
+            score += 1
+        if score > best_score:
+            best, best_score = f, score
+    return best
+
+
+def _related(a: Evidence, b: Evidence, rel: Relations) -> bool:
+    if a.ref.act == b.ref.act:
+        return a.ref.version != b.ref.version or a.binding != b.binding
+    if not (a.binding and b.binding):
+        return True
+    return b.ref.act in rel.amends.get(a.ref.act, ()) or a.ref.act in rel.amends.get(b.ref.act, ())
+
+
+def _prevails(a: Evidence, b: Evidence, rel: Relations, as_of: str) -> tuple[Evidence | None, str]:
+    """Which of two disagreeing units prevails, and under which rule."""
+    if a.binding != b.binding:
+        return (a if a.binding else b), "binding"
+    for x, y in ((a, b), (b, a)):
+        if y.ref.act in rel.amends.get(x.ref.act, ()):
+            start = rel.applies_from.get(x.ref.act)
+            if start is None or as_of >= start:
+                return x, "amending"
+            return y, "not_yet"
+    if a.ref.act == b.ref.act and a.ref.version != b.ref.version:
+        later, earlier = (a, b) if (a.ref.version or "") > (b.ref.version or "") else (b, a)
+        start = rel.version_from.get((later.ref.act, later.ref.version or ""), later.ref.version or "")
+        return (later, "version") if as_of >= start else (earlier, "version")
+    return None, "diverge"
+
+
+def _components(picks: list[tuple[Evidence, Fact]], rel: Relations) -> list[list[tuple[Evidence, Fact]]]:
+    """Picks of one kind of value, grouped by relatedness (connected components), in evidence order."""
+    groups: list[list[tuple[Evidence, Fact]]] = []
+    for kind in dict.fromkeys(_KIND_CLASS[f.kind] for _, f in picks):
+        members = [p for p in picks if _KIND_CLASS[p[1].kind] == kind]
+        seen: set[int] = set()
+        for i in range(len(members)):
+            if i in seen:
+                continue
+            todo, comp = [i], []
+            seen.add(i)
+            while todo:
+                j = todo.pop()
+                comp.append(j)
+                for n in range(len(members)):
+                    if n not in seen and _related(members[j][0], members[n][0], rel):
+                        seen.add(n)
+                        todo.append(n)
+            groups.append([members[j] for j in sorted(comp)])
+    return groups
+
+
+def _winner(group: list[tuple[Evidence, Fact]], rel: Relations, as_of: str) -> tuple[Evidence | None, list[str]]:
+    """The member that prevails over every member giving another value, and the rules used; None: diverge."""
+    for e, f in group:
+        rules: list[str] = []
+        for e2, f2 in group:
+            if fact_key(f2) == fact_key(f):
+                continue
+            if not _related(e, e2, rel):
+                break
+            w, rule = _prevails(e, e2, rel, as_of)
+            if w is not e:
+                break
+            rules.append(rule)
+        else:
+            return e, list(dict.fromkeys(rules))
+    return None, []
+
+
+def find_conflicts(
+    question: str,
+    evidence: Sequence[Evidence],
+    facts: Sequence[Fact],
+    answer_kinds: set[str],
+    relations: Relations,
+    as_of: str,
+) -> tuple[tuple[Conflict, ...], tuple[CitedSentence, ...]]:
+    """The conflicts among admitted units on the kinds of value the answer is about, and the sentences
+    that show them (each value with its reference, then the rule's outcome)."""
+    c = cues(question)
+    kinds = {_VALUE_CLASS[k] for k in (set(c.value_kinds()) | answer_kinds) if k in _VALUE_CLASS}
+    if not kinds or len(evidence) < 2:
+        return (), ()
+    q_terms = set(content_terms(question))
+    by_ref: dict[CitationRef, list[Fact]] = {}
+    for f in facts:
+        by_ref.setdefault(f.ref, []).append(f)
+    picks: list[tuple[Evidence, Fact]] = []
+    for e in evidence:
+        f = _best_fact(by_ref.get(e.ref, ()), q_terms, c.date, kinds)
+        if f is not None:
+            picks.append((e, f))
+    conflicts: list[Conflict] = []
+    sentences: list[CitedSentence] = []
+    for group in _components(picks, relations):
+        if len({fact_key(f) for _, f in group}) < 2:
+            continue
+        winner, rules = _winner(group, relations, as_of)
+        kind = _KIND_CLASS[group[0][1].kind]
+        rule = "; ".join(RULES[r] for r in rules) if winner is not None else RULES["diverge"]
+        conflicts.append(Conflict(
+            fact_kind=kind,
+            values=tuple((f.display, str(e.ref)) for e, f in group),
+            prevails=str(winner.ref) if winner is not None else None,
+            rule=rule,
+        ))
+        for e, f in group:
+            sentences.append(CitedSentence(f"{unit_label(e.ref, e.binding)} gives {f.display}.", (e.ref,)))
+        if winner is not None:
+            sentences.append(CitedSentence(
+                f"Under the fixed rule that {' and that '.join(RULES[r] for r in rules)}, "
+                f"{unit_label(winner.ref, winner.binding)} prevails.", (winner.ref,)))
+        else:
+            sentences.append(CitedSentence(
+                "These admitted documents diverge on this point, and no fixed rule decides between them.",
+                tuple(e.ref for e, _ in group)))
+    return tuple(conflicts), tuple(sentences)

@@ -1,0 +1,141 @@
+"""Admitted units that disagree: every value shown with its reference, and the fixed rule's outcome."""
+
+from __future__ import annotations
+
+import pytest
+from answer_helpers import AI_ACT, GUIDANCE, OMNIBUS, FixedSearcher, ai_act, guidance, omnibus, store
+
+from lexcite.answer import ask
+from lexcite.answer.conflicts import RULES, Relations, find_conflicts, unit_label
+from lexcite.contract import CitationRef, Evidence, Fact, Perimeter
+
+pytestmark = pytest.mark.unit
+
+Q = "From when does Chapter III apply to high-risk AI systems listed in Annex III?"
+ORIG = "32024R1689@2024-07-12#art_113"
+AMEND = "32026R1744@2026-07-24#art_1.pnt_40"
+GUIDE = "52026XC0720@2026-07-20#art_1"
+
+
+def ev(sid: str, ref: str, binding: bool = True) -> Evidence:
+    return Evidence(sid, CitationRef.parse(ref), "", "", "current", binding, "")
+
+
+def fact(ref: str, value: str, display: str, kind: str = "application_date") -> Fact:
+    return Fact(kind, value, "date", display, "shall apply high-risk ai systems annex iii", CitationRef.parse(ref),
+                0, len(display))
+
+
+AMENDS = Relations(amends={OMNIBUS: frozenset({AI_ACT})}, applies_from={OMNIBUS: "2026-07-27"})
+
+
+class TestRules:
+    def test_a_later_amending_act_prevails_from_its_date_of_application(self):
+        conflicts, sentences = find_conflicts(
+            Q, [ev("S1", ORIG), ev("S2", AMEND)],
+            [fact(ORIG, "2026-08-02", "2 August 2026"), fact(AMEND, "2027-12-02", "2 December 2027")],
+            set(), AMENDS, "2026-11-29")
+        (c,) = conflicts
+        assert c.values == (("2 August 2026", ORIG), ("2 December 2027", AMEND))
+        assert c.prevails == AMEND and c.rule == RULES["amending"]
+        assert [s.refs for s in sentences] == [(CitationRef.parse(ORIG),), (CitationRef.parse(AMEND),),
+                                               (CitationRef.parse(AMEND),)]
+        assert sentences[-1].text.endswith("Article 1, point (40) of Regulation (EU) 2026/1744 prevails.")
+
+    def test_before_its_date_of_application_the_amended_text_still_prevails(self):
+        conflicts, _ = find_conflicts(
+            Q, [ev("S1", ORIG), ev("S2", AMEND)],
+            [fact(ORIG, "2026-08-02", "2 August 2026"), fact(AMEND, "2027-12-02", "2 December 2027")],
+            set(), AMENDS, "2026-01-01")
+        assert conflicts[0].prevails == ORIG and conflicts[0].rule == RULES["not_yet"]
+
+    def test_binding_legislation_prevails_over_guidance(self):
+        conflicts, _ = find_conflicts(
+            Q, [ev("S1", GUIDE, binding=False), ev("S2", ORIG)],
+            [fact(GUIDE, "2026-08-03", "3 August 2026"), fact(ORIG, "2026-08-02", "2 August 2026")],
+            set(), Relations(), "2026-11-29")
+        assert conflicts[0].prevails == ORIG and conflicts[0].rule == RULES["binding"]
+
+    def test_two_guidance_documents_that_disagree_diverge(self):
+        other = "52026XC0999@2026-07-21#art_1"
+        conflicts, sentences = find_conflicts(
+            Q, [ev("S1", GUIDE, binding=False), ev("S2", other, binding=False)],
+            [fact(GUIDE, "2026-08-03", "3 August 2026"), fact(other, "2026-08-04", "4 August 2026")],
+            set(), Relations(), "2026-11-29")
+        assert conflicts[0].prevails is None and conflicts[0].rule == RULES["diverge"]
+        assert "diverge" in sentences[-1].text and len(sentences[-1].refs) == 2
+
+    def test_two_unrelated_binding_acts_are_two_laws_not_a_conflict(self):
+        gdpr = "32016R0679@2016-05-04#art_83.par_5"
+        conflicts, _ = find_conflicts(
+            "What is the maximum fine?", [ev("S1", "32024R1689@2024-07-12#art_99.par_3"), ev("S2", gdpr)],
+            [Fact("fine_amount", "35000000", "EUR", "EUR 35 000 000", "maximum fine",
+                  CitationRef.parse("32024R1689@2024-07-12#art_99.par_3"), 0, 1),
+             Fact("fine_amount", "20000000", "EUR", "20 000 000 EUR", "maximum fine", CitationRef.parse(gdpr), 0, 1)],
+            set(), Relations(), "2026-11-29")
+        assert conflicts == ()
+
+    def test_equal_values_are_no_conflict(self):
+        conflicts, _ = find_conflicts(
+            Q, [ev("S1", ORIG), ev("S2", AMEND)],
+            [fact(ORIG, "2026-08-02", "2 August 2026"), fact(AMEND, "2026-08-02", "2 August 2026")],
+            set(), AMENDS, "2026-11-29")
+        assert conflicts == ()
+
+    def test_a_question_that_asks_for_no_value_looks_for_no_conflict(self):
+        conflicts, _ = find_conflicts(
+            "What is an AI system?", [ev("S1", ORIG), ev("S2", AMEND)],
+            [fact(ORIG, "2026-08-02", "2 August 2026"), fact(AMEND, "2027-12-02", "2 December 2027")],
+            set(), AMENDS, "2026-11-29")
+        assert conflicts == ()
+
+
+class TestRelations:
+    def test_an_amending_title_names_the_acts_it_amends(self, catalog):
+        store(catalog, omnibus())
+        rel = Relations.from_catalog(catalog)
+        assert AI_ACT in rel.amends[OMNIBUS]
+        assert "32018R1139" in rel.amends[OMNIBUS]
+        assert rel.applies_from[OMNIBUS] == "2026-07-24"
+
+
+class TestThroughAsk:
+    class OneSide:
+        """A generator that reports only the original date: the conflict must still be shown."""
+
+        name, model = "one-side", "one-side-1"
+
+        def generate(self, question, evidence):
+            from lexcite.answer.draft import Draft
+
+            sid = next(e.sid for e in evidence if e.ref.act == AI_ACT)
+            return Draft(f"It shall apply from 2 August 2026. [{sid}]")
+
+    def test_an_answer_that_names_one_value_is_completed_with_the_other_and_the_rule(self, catalog):
+        store(catalog, omnibus())
+        store(catalog, guidance())
+        a = ask(Q, searcher=FixedSearcher(catalog, [ORIG, AMEND, GUIDE]), generator=self.OneSide())
+        assert not a.refused, a.refusal_reason
+        (c,) = a.conflicts
+        assert {r for _, r in c.values} == {ORIG, AMEND, GUIDE}
+        assert c.prevails == AMEND
+        assert RULES["amending"] in c.rule and RULES["binding"] in c.rule
+        assert "2 December 2027" in a.text and "2 August 2026" in a.text
+        assert CitationRef.parse(AMEND) in a.cited() and CitationRef.parse(ORIG) in a.cited()
+        assert "conflict" in a.flags
+
+    def test_a_unit_outside_the_perimeter_never_enters_a_conflict(self, catalog):
+        # As of 2026-07-01 the amending act is not yet in force; were it handed over anyway, it stays out.
+        store(catalog, omnibus())
+        a = ask(Q, Perimeter(as_of="2026-07-01"), searcher=FixedSearcher(catalog, [ORIG, AMEND]),
+                generator=self.OneSide())
+        assert not a.refused, a.refusal_reason
+        assert a.conflicts == () and CitationRef.parse(AMEND) not in a.cited()
+
+
+def test_unit_labels_name_the_act_and_the_provision():
+    assert unit_label(CitationRef.parse(ORIG)) == "Article 113 of Regulation (EU) 2024/1689"
+    assert unit_label(CitationRef.parse("32024R1689@2024-07-12#art_6.par_2")) == \
+        "Article 6(2) of Regulation (EU) 2024/1689"
+    assert unit_label(CitationRef.parse(GUIDE), binding=False) == "Article 1 of this guidance"
+    assert ai_act().act == AI_ACT and guidance().act == GUIDANCE

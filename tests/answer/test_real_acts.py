@@ -1,0 +1,123 @@
+"""The five answer behaviours on the real acts: ingest -> index -> ask, with the offline extractive generator.
+
+AI Act, GDPR and the Digital Omnibus (OJ XHTML from ../shared/corpus/raw) go through the real
+parsers, the real index (minilm embedder, calibrated on the golden dev split) and `answer.ask`.
+The index is built once for the module; it takes minutes on a CPU, hence `slow`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from lexcite.answer import ask
+from lexcite.contract import REFUSAL, Perimeter
+from lexcite.ingest.catalog import Catalog
+from lexcite.ingest.load import Overrides, ingest_paths
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+AI, GDPR, OMNI, SMALL = "32024R1689", "32016R0679", "32026R1744", "32024R2977"
+EMBEDDER, RERANKER = "minilm", "embedder:minilm"
+
+
+def _build(home: Path) -> None:
+    from lexcite.index.build import build
+
+    with Catalog(home / "catalog.sqlite") as c:
+        build(c, home=home, embedder=EMBEDDER, reranker=RERANKER)
+
+
+@pytest.fixture(scope="module")
+def real_home(tmp_path_factory, corpus):
+    """A LEXCITE_HOME with the real acts ingested and indexed (built once per module).
+
+    LEXCITE_TEST_REAL_HOME names a prepared home to copy instead (to iterate on these tests).
+    """
+    home = tmp_path_factory.mktemp("real-home")
+    prepared = os.environ.get("LEXCITE_TEST_REAL_HOME")
+    if prepared:
+        shutil.copytree(prepared, home, dirs_exist_ok=True)
+        return home
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    with Catalog(home / "catalog.sqlite") as c:
+        ingest_paths(c, [corpus / "32024R1689.oj.xhtml", corpus / "32016R0679.oj.html",
+                         corpus / "32026R1744.oj.xhtml", corpus / "32024R2977.oj.html"])
+    _build(home)
+    return home
+
+
+@pytest.fixture
+def home(real_home, tmp_path, monkeypatch):
+    """A private copy of the indexed home, as LEXCITE_HOME (tests may ingest into it)."""
+    mine = tmp_path / "home"
+    shutil.copytree(real_home, mine)
+    monkeypatch.setenv("LEXCITE_HOME", str(mine))
+    return mine
+
+
+def answer(question: str, perimeter: Perimeter = Perimeter()):
+    return ask(question, perimeter, k=6, generator="extractive")
+
+
+def cited(a) -> set[tuple[str, str]]:
+    return {(r.act, r.unit) for r in a.cited()}
+
+
+def on_branch(a, act: str, unit: str) -> bool:
+    return any(r.act == act and (r.unit == unit or r.unit.startswith(unit + ".") or unit.startswith(r.unit + "."))
+               for r in a.cited())
+
+
+class TestRealActs:
+    def test_an_answer_present_in_the_act_cites_the_unit_that_holds_it(self, home):
+        a = answer("What is the maximum fine for placing a prohibited AI practice on the market?")
+        assert not a.refused, a.refusal_reason
+        assert on_branch(a, AI, "art_99.par_3"), cited(a)
+        assert "EUR 35 000 000" in a.text
+
+    def test_an_answer_absent_from_the_acts_is_refused_with_no_citation(self, home):
+        a = answer("What is the VAT rate on restaurant meals in Italy?")
+        assert a.refused and a.text == REFUSAL
+        assert a.cited() == ()
+
+    def test_conflicting_dates_in_the_act_and_its_amendment_are_both_shown(self, home):
+        # Ingesting the Omnibus derives the amended AI Act (2026-07-27); the original text (2024-07-12)
+        # is superseded, so the disagreement is in view when superseded versions are asked for too.
+        a = answer("From when do the obligations for the high-risk AI systems listed in Annex III apply?",
+                   Perimeter(include_superseded=True))
+        assert not a.refused, a.refusal_reason
+        assert a.conflicts, a.text
+        values = {v for c in a.conflicts for v, _ in c.values}
+        assert {"2 August 2026", "2 December 2027"} <= values, a.conflicts
+        c = next(c for c in a.conflicts if any(v == "2 December 2027" for v, _ in c.values))
+        winner = dict((r, v) for v, r in c.values)[c.prevails]
+        assert winner == "2 December 2027"
+        assert "2 August 2026" in a.text and "2 December 2027" in a.text
+
+    def test_gdpr_text_is_never_cited_for_a_question_restricted_to_the_ai_act(self, home):
+        p = Perimeter(acts=(AI,))
+        a = answer("What administrative fines can be imposed for infringements, as a percentage of the total "
+                   "worldwide annual turnover?", p)
+        assert all(e.ref.act == AI for e in a.evidence)
+        assert all(r.act == AI for r in a.cited())
+        b = answer("What administrative fines can be imposed for infringements, as a percentage of the total "
+                   "worldwide annual turnover?", Perimeter(acts=(GDPR,)))
+        assert all(e.ref.act == GDPR for e in b.evidence) and all(r.act == GDPR for r in b.cited())
+
+    def test_after_a_newer_version_is_ingested_the_answer_uses_it_and_stops_citing_the_old(self, home, corpus):
+        q = "Which data must a person identification data set contain about the natural person?"
+        p = Perimeter(acts=(SMALL,))
+        before = answer(q, p)
+        assert not before.refused, before.refusal_reason
+        assert {r.version for r in before.cited()} == {"2024-12-04"}
+        with Catalog() as c:
+            ingest_paths(c, [corpus / "32024R2977.oj.html"], Overrides(version="2026-06-01"))
+        _build(home)
+        after = answer(q, p)
+        assert not after.refused, after.refusal_reason
+        assert {r.version for r in after.cited()} == {"2026-06-01"}
+        assert all(e.ref.version == "2026-06-01" for e in after.evidence)

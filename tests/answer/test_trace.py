@@ -1,0 +1,154 @@
+"""Traces: what an answer was built from, written once, verifiable later, replayable."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from answer_helpers import FixedSearcher, ai_act, store
+
+from lexcite.answer import ask, replay
+from lexcite.answer.trace import MIGRATIONS, TraceStore, catalog_problems
+from lexcite.errors import ConfigError
+
+pytestmark = pytest.mark.unit
+
+Q = "What is the maximum fine for prohibited AI practices?"
+
+
+@pytest.fixture
+def answered(catalog, searcher):
+    return ask(Q, searcher=searcher, generator="extractive")
+
+
+class TestSchema:
+    def test_migrations_are_named_and_recorded(self, tmp_path):
+        with TraceStore(tmp_path / "t.sqlite") as s:
+            assert s.applied_migrations() == [name for name, _ in MIGRATIONS]
+
+    def test_migrating_twice_is_a_noop(self, tmp_path):
+        with TraceStore(tmp_path / "t.sqlite") as s:
+            assert s.migrate() == []
+        with TraceStore(tmp_path / "t.sqlite") as s:
+            assert s.migrate() == []
+
+    def test_the_default_store_lives_in_lexcite_home(self, lexcite_home, answered):
+        assert (lexcite_home / "traces.sqlite").exists()
+
+
+class TestWhatIsRecorded:
+    def test_a_trace_records_the_inputs_the_retrieval_the_evidence_and_the_outcome(self, answered, catalog):
+        with TraceStore() as s:
+            doc = s.get(answered.trace_id)
+        t = doc["trace"]
+        assert t["question"] == Q and t["perimeter"]["language"] == "en" and t["as_of"]
+        assert t["generator"] == "extractive" and t["model"] == "extractive-v1"
+        assert t["params"]["generator_choice"] == "offline extractive (chosen)"
+        assert t["lexcite_version"] and t["catalog_state"] == catalog.state()
+        assert {(v["act"], v["sha256"]) for v in t["versions"]} == {(v.act, v.sha256) for v in catalog.versions()}
+        assert doc["hits"] and all({"stage", "rank", "ref", "score"} <= set(h) for h in doc["hits"])
+        assert doc["ranked"] and doc["ranked"][0]["admitted"] == 1
+        assert t["threshold"] == 0.25
+        assert [e["sid"] for e in doc["evidence"]] == [e.sid for e in answered.evidence]
+        assert all(len(e["text_sha256"]) == 64 and e["text"] for e in doc["evidence"])
+        assert t["prompt"] and t["raw_output"].endswith("[S1]")
+        assert [v["ok"] for v in doc["verdicts"]] == [True]
+        assert t["answer"]["answer"] == answered.text and not t["refused"]
+        assert {"search", "generate", "verify", "total"} <= set(t["timings"])
+
+    def test_a_refusal_is_traced_with_its_reason(self, searcher):
+        a = ask("pizza dough recipe", searcher=searcher, generator="extractive")
+        with TraceStore() as s:
+            t = s.get(a.trace_id)["trace"]
+        assert t["refused"] and "no_evidence" in t["flags"] and "Searched:" in t["refusal_reason"]
+
+    def test_no_text_keeps_ids_hashes_and_flags_only(self, catalog, searcher):
+        a = ask(Q, searcher=searcher, generator="extractive", store_text=False)
+        with TraceStore() as s:
+            doc = s.get(a.trace_id)
+        t = doc["trace"]
+        assert t["question"] is None and len(t["question_sha256"]) == 64
+        assert t["prompt"] is None and t["raw_output"] is None
+        assert all(e["text"] is None and e["title"] is None and e["text_sha256"] for e in doc["evidence"])
+        assert all(v["sentence"] is None for v in doc["verdicts"])
+        assert t["answer"]["answer"] is None and all(s["text"] is None for s in t["answer"]["sentences"])
+        assert "no_text" in t["flags"]
+        raw = sqlite3.connect(TraceStore().path).execute("SELECT * FROM traces").fetchall()
+        assert not any("EUR 35 000 000" in str(v) for row in raw for v in row)
+
+    def test_no_trace_writes_nothing(self, lexcite_home, searcher):
+        ask(Q, searcher=searcher, generator="extractive", trace=False)
+        with TraceStore() as s:
+            assert s.list() == []
+
+    def test_list_shows_the_newest_first(self, searcher):
+        first = ask(Q, searcher=searcher, generator="extractive")
+        second = ask("What is an AI system?", searcher=searcher, generator="extractive")
+        with TraceStore() as s:
+            assert [r["id"] for r in s.list()] == [second.trace_id, first.trace_id]
+
+    def test_a_unique_prefix_finds_a_trace(self, answered):
+        with TraceStore() as s:
+            assert s.get(answered.trace_id[:12])["trace"]["id"] == answered.trace_id
+            with pytest.raises(ConfigError, match="no trace"):
+                s.get("zzzz")
+
+
+class TestVerification:
+    def test_a_fresh_trace_verifies(self, answered, catalog):
+        with TraceStore() as s:
+            doc = s.get(answered.trace_id)
+            assert s.verify_content(doc)
+        assert catalog_problems(doc, catalog) == []
+
+    def test_editing_the_trace_after_logging_breaks_verify(self, answered):
+        with TraceStore() as s:
+            s.conn.execute("UPDATE traces SET refusal_reason='edited' WHERE id=?", (answered.trace_id,))
+            assert not s.verify_content(s.get(answered.trace_id))
+
+    def test_a_newer_version_in_the_catalog_is_reported(self, answered, catalog):
+        store(catalog, ai_act(version="2026-07-27"))
+        with TraceStore() as s:
+            problems = catalog_problems(s.get(answered.trace_id), catalog)
+        assert any("now superseded" in p for p in problems)
+        assert any("newer current version" in p for p in problems)
+
+    def test_a_changed_cited_text_is_reported(self, answered, catalog):
+        changed = ai_act()
+        store(catalog, changed.__class__(**{**changed.__dict__, "units": tuple(
+            u.__class__(**{**u.__dict__, "text": u.text.replace("35 000 000", "36 000 000")}) for u in changed.units)}))
+        with TraceStore() as s:
+            problems = catalog_problems(s.get(answered.trace_id), catalog)
+        assert any("stored text changed" in p for p in problems)
+        assert any("re-ingested" in p for p in problems)
+
+
+class TestReplay:
+    def test_replaying_an_unchanged_question_reports_no_difference(self, answered, searcher):
+        report = replay(answered.trace_id, searcher=searcher)
+        assert report.differences == () and report.content_ok and report.catalog_problems == ()
+        assert report.answer.text == answered.text
+
+    def test_replaying_after_a_new_version_reports_the_differences(self, answered, catalog, searcher):
+        store(catalog, ai_act(version="2026-07-27"))
+        report = replay(answered.trace_id, searcher=searcher)
+        assert any("evidence changed" in d for d in report.differences)
+        assert any("citations" in d and "2026-07-27" in d for d in report.differences)
+        assert report.catalog_problems
+
+    def test_a_no_text_trace_cannot_be_replayed(self, searcher):
+        a = ask(Q, searcher=searcher, generator="extractive", store_text=False)
+        with pytest.raises(ConfigError, match="no-text"):
+            replay(a.trace_id, searcher=searcher)
+
+    def test_replay_does_not_write_a_new_trace(self, answered, searcher):
+        replay(answered.trace_id, searcher=searcher)
+        with TraceStore() as s:
+            assert len(s.list()) == 1
+
+    def test_replay_reruns_with_the_recorded_generator(self, answered, searcher):
+        assert replay(answered.trace_id, searcher=searcher).answer.generator == "extractive"
+
+
+def test_fixed_searcher_is_available_for_other_suites(catalog):
+    assert FixedSearcher(catalog, ["32024R1689@2024-07-12#art_113"]).search("x").admitted

@@ -1,0 +1,106 @@
+"""Answer measures on hand-made answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from lexcite.contract import Answer, CitationRef, CitedSentence, Conflict, Evidence, Perimeter
+from lexcite.eval import answers as am
+from lexcite.eval.baselines import first_sentence
+from lexcite.eval.golden import GoldenQuestion
+
+pytestmark = pytest.mark.unit
+
+AI, OMNI = "32024R1689", "32026R1744"
+
+
+def question(behavior="answer", expected=(), key_facts=()):
+    return GoldenQuestion(id="q", question="Q?", expected=tuple(CitationRef.parse(e) for e in expected), anchors=(),
+                          key_facts=tuple(key_facts), behavior=behavior, filters={}, category="c", post_cutoff=False,
+                          split="test")
+
+
+def ev(ref, status="current", binding=True, text="It shall apply from 2 August 2026."):
+    return Evidence(sid="S1", ref=CitationRef.parse(ref), title="", text=text, status=status, binding=binding,
+                    source_url="")
+
+
+def answer(*sentences, evidence=(), conflicts=()):
+    return Answer(question="Q?", sentences=tuple(CitedSentence(t, tuple(CitationRef.parse(r) for r in refs))
+                                                  for t, refs in sentences),
+                  evidence=tuple(evidence), conflicts=tuple(conflicts))
+
+
+R = f"{AI}@2024-07-12#art_113"
+
+
+class TestKeyFacts:
+    def test_share_found_across_spaces_and_case(self):
+        a = answer(("It applies from 2\u00a0August 2026 to Providers.", [R]))
+        assert am.key_fact_share(a, question(key_facts=["2 August  2026", "providers", "deployers"])) == 2 / 3
+
+    def test_refusal_finds_no_fact_and_no_facts_is_not_measured(self):
+        refused = Answer(question="Q?", refused=True)
+        assert am.key_fact_share(refused, question(key_facts=["x"])) == 0.0
+        assert am.key_fact_share(refused, question()) is None
+
+
+class TestCitationValidity:
+    def test_cited_refs_in_evidence_and_perimeter_are_valid(self):
+        assert am.citations_valid(answer(("S.", [R])), Perimeter(), None) is False  # not in evidence
+        assert am.citations_valid(answer(("S.", [R]), evidence=[ev(R)]), Perimeter()) is True
+
+    def test_sentence_without_citation_is_invalid(self):
+        assert am.citations_valid(answer(("S.", [R]), ("T.", []), evidence=[ev(R)]), Perimeter()) is False
+
+    @pytest.mark.parametrize("perimeter, e", [
+        (Perimeter(acts=("32016R0679",)), ev(R)),
+        (Perimeter(binding_only=True), ev(R, binding=False)),
+        (Perimeter(), ev(R, status="superseded")),
+    ])
+    def test_units_outside_the_perimeter_are_invalid(self, perimeter, e):
+        assert am.citations_valid(answer(("S.", [R]), evidence=[e]), perimeter) is False
+
+    def test_catalog_check_can_veto(self):
+        a = answer(("S.", [R]), evidence=[ev(R)])
+        assert am.citations_valid(a, Perimeter(), lambda ref: False) is False
+
+
+def test_citation_support_is_share_of_supported_sentences():
+    a = answer(("Applies from 2 August 2026.", [R]), ("Fine of 35 million.", [R]), evidence=[ev(R)])
+    assert am.citation_support(a, am.verifier_support) == 0.5  # 35 million is not in the unit
+
+
+class TestConflict:
+    Q = question("conflict", expected=[f"{AI}#art_113", f"{OMNI}#art_1.pnt_40", f"{OMNI}#art_1.pnt_7"])
+
+    def test_one_unit_of_each_act_shown_is_both_sides(self):
+        a = answer(("A.", [R]), ("B.", [f"{OMNI}@2026-07-24#art_1.pnt_40"]))
+        assert am.conflict_both_shown(a, self.Q) is True
+
+    def test_one_side_only_is_not_enough(self):
+        assert am.conflict_both_shown(answer(("A.", [R])), self.Q) is False
+
+    def test_a_side_named_in_answer_conflicts_counts(self):
+        c = Conflict("date", (("2 August 2026", R), ("2 December 2027", f"{OMNI}@2026-07-24#art_1.pnt_40")), None, "")
+        assert am.conflict_both_shown(Answer(question="Q?", refused=True, conflicts=(c,)), self.Q) is True
+
+    def test_not_measured_outside_conflict_questions(self):
+        assert am.conflict_both_shown(answer(("A.", [R])), question(expected=[R])) is None
+
+
+def test_superseded_unit_cited_as_current_is_counted_unless_asked_for():
+    a = answer(("A.", [R]), evidence=[ev(R, status="superseded")])
+    assert am.cites_superseded_as_current(a, Perimeter()) is True
+    assert am.cites_superseded_as_current(a, Perimeter(as_of="2025-01-01")) is False
+    assert am.cites_superseded_as_current(a, Perimeter(include_superseded=True)) is False
+
+
+@pytest.mark.parametrize("text, first", [
+    ("1.   This Regulation shall apply from 2 August 2026. However, Article 5 applies.",
+     "This Regulation shall apply from 2 August 2026."),
+    ("(a) placing on the market; (b) putting into service", "placing on the market;"),
+    ("No full stop here", "No full stop here"),
+])
+def test_first_sentence_of_a_unit(text, first):
+    assert first_sentence(text) == first

@@ -1,0 +1,62 @@
+"""`lexcite index`, `calibrate` and `search` from the command line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from lexcite.cli import app
+from lexcite.cli._options import perimeter_from_options
+from lexcite.errors import ConfigError
+from lexcite.ingest.catalog import Catalog
+
+from .conftest import AI, DP, EMBEDDER, RERANKER, ai_act, dp_act, store
+from .test_calibrate import DEV, _golden
+
+runner = CliRunner()
+
+
+def test_perimeter_options_build_the_perimeter():
+    p = perimeter_from_options(["32024R1689"], "en", "2025-01-01", True, True, ["eu-staff"])
+    assert p.acts == ("32024R1689",) and p.as_of == "2025-01-01" and p.include_superseded and p.binding_only
+    assert p.access_tags == ("eu-staff",)
+    assert perimeter_from_options(language="any").language is None
+
+
+@pytest.mark.parametrize("kw,msg", [({"act": ["AI Act"]}, "not a CELEX"), ({"as_of": "2025-13-01"}, "--as-of")])
+def test_bad_perimeter_options_are_config_errors(kw, msg):
+    with pytest.raises(ConfigError, match=msg):
+        perimeter_from_options(**kw)
+
+
+@pytest.mark.slow
+def test_index_then_search_from_the_command_line(lexcite_home, tmp_path):
+    with Catalog(lexcite_home / "catalog.sqlite") as c:
+        store(c, ai_act())
+        store(c, dp_act())
+    golden = _golden(tmp_path / "g.jsonl", DEV)
+    r = runner.invoke(app, ["index", "--embedder", EMBEDDER, "--reranker", RERANKER, "--golden", str(golden),
+                            "--json"])
+    assert r.exit_code == 0, r.output
+    report = json.loads(r.stdout)
+    assert report["embedded"] == report["passages"] > 0 and report["calibration"]["stages"]
+
+    r = runner.invoke(app, ["search", "How long must deployers keep the logs?", "--act", AI, "--json",
+                            "--explain"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["ranked"][0]["ref"] == f"{AI}@2022-01-01#art_2.par_2"
+    assert {"bm25", "dense", "rerank"} <= set(out["ranked"][0]["stages"])
+    assert out["ranked"][0]["link"].startswith("https://")
+    assert all(not row["ref"].startswith(DP) for row in out["ranked"])
+    assert out["discarded"] and all(d["reason"] for d in out["discarded"])
+
+    r = runner.invoke(app, ["search", "How long must deployers keep the logs?", "--k", "2", "--explain"])
+    assert r.exit_code == 0, r.output
+    assert "art_2.par_2" in r.stdout and "discarded" in r.stdout
+
+    r = runner.invoke(app, ["calibrate", "--golden", str(golden), "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["answerable"] == 3

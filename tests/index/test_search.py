@@ -1,0 +1,136 @@
+"""The retrieval behaviour suite, run on both index backends: embedded Chroma and a Chroma server.
+
+The index is built once per backend (module scope) from three toy acts; the
+models are the small ones shipped as packages, loaded once per session.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from lexcite.contract import Perimeter
+from lexcite.errors import ConfigError
+from lexcite.index.build import build
+from lexcite.index.search import ABLATION, Params, Searcher, Stages
+from lexcite.ingest.catalog import Catalog
+
+from .conftest import AI, DP, EMBEDDER, GUIDE, RERANKER, ai_act, dp_act, guidance, store
+
+pytestmark = pytest.mark.slow
+
+NO_THRESHOLD = replace(Stages(), threshold=False)
+
+
+def _build_home(home: Path, url: str) -> None:
+    with Catalog(home / "catalog.sqlite") as c:
+        store(c, ai_act("2021-01-01", "2. Deployers shall keep the logs for three months."))
+        store(c, ai_act())  # the newer version supersedes the first
+        store(c, dp_act())
+        store(c, guidance())
+        build(c, home=home, chroma_url=url, embedder=EMBEDDER, reranker=RERANKER, golden=False)
+
+
+@pytest.fixture(scope="module", params=["embedded", "server"])
+def index_home(request, tmp_path_factory):
+    """(home, chroma url) of a built index; the server backend starts a real `chroma run`."""
+    url = request.getfixturevalue("chroma_server") if request.param == "server" else ""
+    home = tmp_path_factory.mktemp(f"home-{request.param}")
+    _build_home(home, url)
+    return home, url
+
+
+@pytest.fixture(scope="module")
+def searcher(index_home):
+    home, url = index_home
+    with Searcher(home, chroma_url=url) as s:
+        yield s
+
+
+def _units(result, act=None):
+    return [c.ref.unit for c in result.ranked if act is None or c.ref.act == act]
+
+
+class TestPerimeterBeforeRanking:
+    def test_unit_outside_perimeter_never_enters_evidence(self, searcher):
+        q = "Controllers shall keep logs of processing of personal data for six months"
+        everywhere = searcher.search(q, Perimeter(), stages=NO_THRESHOLD)
+        assert everywhere.ranked[0].ref.act == DP  # it is the best match when allowed
+        inside = searcher.search(q, Perimeter(acts=(AI,)), stages=NO_THRESHOLD)
+        refs = [c.ref for c in inside.ranked] + [h.ref for hits in inside.stage_hits.values() for h in hits]
+        assert refs and all(r.act == AI for r in refs)
+        assert all(c.ref.act == AI for c in inside.admitted)
+        assert not any(ref.startswith(DP) for ref, _ in inside.discarded)  # it never even competed
+
+    def test_superseded_version_is_not_searched_unless_asked(self, searcher):
+        q = "How long must deployers keep the logs?"
+        now = searcher.search(q, Perimeter(acts=(AI,)), stages=NO_THRESHOLD)
+        assert {c.ref.version for c in now.ranked} == {"2022-01-01"} or all(
+            c.ref.version == "2022-01-01" for c in now.ranked)
+        then = searcher.search(q, Perimeter(acts=(AI,), as_of="2021-06-01"), stages=NO_THRESHOLD)
+        assert then.ranked and all(c.ref.version == "2021-01-01" for c in then.ranked)
+        assert then.ranked[0].status == "superseded"
+
+    def test_binding_only_excludes_guidance(self, searcher):
+        r = searcher.search("AI literacy training of staff", Perimeter(binding_only=True), stages=NO_THRESHOLD)
+        assert r.ranked and all(c.ref.act != GUIDE for c in r.ranked)
+
+
+class TestRanking:
+    def test_hit_on_a_later_chunk_is_a_hit_on_its_unit(self, searcher):
+        r = searcher.search("register kept in the language of the Member State where the lighthouse keeper "
+                            "resides", Perimeter(acts=(AI,)), stages=ABLATION["dense"])
+        assert r.ranked[0].ref.unit == "art_4.par_1"
+        assert _units(r).count("art_4.par_1") == 1  # several chunks, one unit
+        assert "~" not in str(r.ranked[0].ref)
+
+    def test_binding_text_outranks_guidance_saying_the_same(self, searcher):
+        q = "Must providers ensure a sufficient level of AI literacy of their staff?"
+        r = searcher.search(q, Perimeter(), stages=NO_THRESHOLD)
+        units = [(c.ref.act, c.ref.unit) for c in r.ranked]
+        assert (AI, "art_2.par_1") in units and (GUIDE, "art_1") in units
+        assert units.index((AI, "art_2.par_1")) < units.index((GUIDE, "art_1"))
+        c = r.ranked[units.index((AI, "art_2.par_1"))]
+        assert c.stage_scores["binding_bonus"] > 0
+
+    def test_siblings_of_top_hits_join_the_candidates(self, index_home):
+        home, url = index_home
+        with Searcher(home, chroma_url=url, params=Params(pool=1, sibling_hits=1)) as s:
+            r = s.search("fines of up to EUR 35 000 000", Perimeter(acts=(AI,)), stages=ABLATION["+siblings"])
+        assert r.ranked[0].ref.unit == "art_3.par_1"
+        siblings = [c for c in r.ranked if c.via == "sibling"]
+        assert [c.ref.unit for c in siblings] == ["art_3.par_2"]  # the other paragraph of Article 3
+        assert [h.ref.unit for h in r.stage_hits["sibling"]] == ["art_3.par_2"]
+
+    def test_every_stage_reports_its_hits_scores_and_time(self, searcher):
+        r = searcher.search("Deployers keep logs", Perimeter(acts=(AI,)), stages=NO_THRESHOLD)
+        assert {"bm25", "dense", "rrf", "rerank"} <= set(r.stage_hits)
+        assert {"perimeter", "bm25", "dense", "fuse", "rerank", "total"} <= set(r.timings)
+        top = r.ranked[0]
+        assert {"bm25", "dense", "rrf", "rerank"} <= set(top.stage_scores)
+        assert all(reason for _, reason in r.discarded)
+
+    def test_k_limits_the_admitted_units_and_the_rest_are_discarded_with_a_reason(self, searcher):
+        r = searcher.search("shall", Perimeter(), k=2, stages=NO_THRESHOLD)
+        assert len(r.admitted) == 2
+        assert any("beyond k=2" in why for _, why in r.discarded)
+
+    def test_each_ablation_row_runs(self, searcher):
+        for name, stages in ABLATION.items():
+            if stages.threshold:
+                continue
+            r = searcher.search("Deployers keep logs", Perimeter(acts=(AI,)), stages=stages)
+            assert r.ranked, name
+            assert ("rerank" in r.stage_hits) == stages.rerank, name
+
+    def test_search_without_calibration_refuses_to_guess_a_threshold(self, searcher):
+        with pytest.raises(ConfigError, match="lexcite calibrate"):
+            searcher.search("Deployers keep logs", Perimeter(), stages=Stages())
+
+    def test_params_change_the_pool(self, index_home):
+        home, url = index_home
+        with Searcher(home, chroma_url=url, params=Params(pool=2, n_bm25=2, n_dense=2)) as s:
+            r = s.search("shall", Perimeter(), stages=ABLATION["hybrid"])
+        assert len(r.ranked) == 2
