@@ -8,7 +8,9 @@ Each question is searched once; the same SearchResult is then answered by `answe
 (verification, numeric channel and conflicts included) with each generator variant:
 
 - `cues`: the shipped generator (lexical score + answer-type cues + rank prior);
-- `lexical`: word overlap and rank prior only (ExtractiveGenerator(use_cues=False)).
+- `lexical`: word overlap and rank prior only (ExtractiveGenerator(use_cues=False));
+- with --grid, `floor_T_C`: the shipped scoring, refusing unless the best sentence shares T content
+  terms and C of their weight with the question.
 
 Reported per variant, over answerable questions (behavior answer/conflict) unless said:
 key facts (mean share of key_facts in the answer text), cites expected (an expected unit is
@@ -49,9 +51,14 @@ def main() -> None:
     ap.add_argument("--golden", type=Path, default=Path("data/golden/golden.jsonl"))
     ap.add_argument("--split", default=None)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--grid", action="store_true", help="Also try relevance floors (min_terms, min_coverage).")
     args = ap.parse_args()
     questions = [q for q in load_golden(args.golden) if args.split in (None, q.split)]
     variants = {"cues": ExtractiveGenerator(), "lexical": ExtractiveGenerator(use_cues=False)}
+    if args.grid:
+        for terms in (1, 2):
+            for cov in (0.1, 0.15, 0.25, 0.3):
+                variants[f"floor_{terms}_{cov}"] = ExtractiveGenerator(min_terms=terms, min_coverage=cov)
     stats = {v: {"kf": [], "cite": [], "answered": [], "abstain_ok": []} for v in variants}
     rows = []
     with Searcher() as s:

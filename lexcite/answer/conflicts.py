@@ -21,13 +21,14 @@ rendered here from stored facts, then verified like any other sentence.
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lexcite.answer.question import content_terms, cues
 from lexcite.contract import CitationRef, CitedSentence, Conflict, Evidence, Fact
 from lexcite.ingest.facts import fact_key
-from lexcite.values import act_label
+from lexcite.values import act_label, read_values
 
 __all__ = ["Relations", "find_conflicts", "unit_label", "RULES"]
 
@@ -53,17 +54,59 @@ _VALUE_CLASS = {"date": "date", "month": "date", "period": "period", "amount": "
 
 @dataclass(frozen=True)
 class Relations:
-    """Which act amends which, and from when: read from the catalog (titles 'amending ...', modified_by)."""
+    """Which act amends which, and from when: read from the catalog (amendment links, titles
+    'amending ...', consolidated texts' modified_by)."""
 
     amends: dict[str, frozenset[str]] = field(default_factory=dict)  # amending CELEX -> amended CELEX
     applies_from: dict[str, str] = field(default_factory=dict)  # amending CELEX -> ISO date
     version_from: dict[tuple[str, str], str] = field(default_factory=dict)  # (act, version) -> valid_from
+    # amending unit (e.g. "32026R1744@2026-07-24#art_1.pnt_40") -> the date its instruction applies from,
+    # from the amendment links of lexcite/ingest/amendments.py, when the catalog has them
+    unit_applies_from: dict[str, str] = field(default_factory=dict)
+    # amending unit -> the (act, unit) pairs its instructions change, from the same links
+    unit_targets: dict[str, frozenset[tuple[str, str]]] = field(default_factory=dict)
+
+    def targets_of(self, amending: CitationRef) -> frozenset[tuple[str, str]] | None:
+        """What an amending unit changes (its own links, else its nearest ancestor's, else its parts');
+        None when no link says."""
+        unit = amending.unit
+        while unit:
+            found = self.unit_targets.get(str(CitationRef(amending.act, amending.version, unit)))
+            if found:
+                return found
+            unit = unit.rpartition(".")[0]
+        prefix = str(amending) + "."
+        parts = [t for key, ts in self.unit_targets.items() if key.startswith(prefix) for t in ts]
+        return frozenset(parts) if parts else None
+
+    def start_of(self, amending: CitationRef) -> str | None:
+        """When an amending unit applies: its own link's date (or its nearest ancestor's), else its act's."""
+        unit = amending.unit
+        while unit:
+            found = self.unit_applies_from.get(str(CitationRef(amending.act, amending.version, unit)))
+            if found:
+                return found
+            unit = unit.rpartition(".")[0]
+        return self.applies_from.get(amending.act)
 
     @classmethod
     def from_catalog(cls, catalog: object) -> Relations:
         amends: dict[str, set[str]] = {}
         applies: dict[str, str] = {}
         version_from: dict[tuple[str, str], str] = {}
+        unit_from: dict[str, str] = {}
+        targets: dict[str, set[tuple[str, str]]] = {}
+        try:
+            rows = catalog.conn.execute(  # type: ignore[attr-defined]
+                "SELECT amending_act, amending, target_act, target_unit, applies_from FROM amendments").fetchall()
+        except (AttributeError, sqlite3.Error):
+            rows = []
+        for amending_act, amending, target_act, target_unit, applies_from in rows:
+            amends.setdefault(amending_act, set()).add(target_act)
+            if target_unit:
+                targets.setdefault(amending, set()).add((target_act, target_unit))
+            if applies_from:
+                unit_from[amending] = min(unit_from.get(amending, applies_from), applies_from)
         for v in catalog.versions():  # type: ignore[attr-defined]
             version_from[(v.act, v.version)] = v.valid_from
             applies[v.act] = min(applies.get(v.act, v.valid_from), v.valid_from)
@@ -76,7 +119,8 @@ class Relations:
                     amends.setdefault(v.act, set()).add(f"3{a['a']}{kind}{int(a['b']):04d}")
             for amending in v.modified_by:
                 amends.setdefault(amending, set()).add(v.act)
-        return cls({k: frozenset(s) for k, s in amends.items()}, applies, version_from)
+        return cls({k: frozenset(s) for k, s in amends.items()}, applies, version_from, unit_from,
+                   {k: frozenset(s) for k, s in targets.items()})
 
 
 def unit_label(ref: CitationRef, binding: bool = True) -> str:
@@ -103,12 +147,25 @@ def unit_label(ref: CitationRef, binding: bool = True) -> str:
     return f"{head} of this guidance" if not binding else head
 
 
-def _best_fact(facts: Sequence[Fact], q_terms: set[str], asks_date: bool, kinds: set[str]) -> Fact | None:
+def _clause_refs(text: str, start: int, end: int) -> set[str]:
+    """References in the clause around a span ("...; (ii) 2 August 2028 as regards ... Article 6(1) and Annex I")."""
+    left = max(text.rfind(";", 0, start), text.rfind(". ", 0, start), text.rfind(":", 0, start))
+    ends = [i for i in (text.find(";", end), text.find(". ", end)) if i != -1]
+    clause = text[left + 1:min(ends) if ends else len(text)]
+    return {v.value for v in read_values(clause) if v.kind == "ref" and v.unit != "rel"}
+
+
+def _best_fact(facts: Sequence[Fact], q_terms: set[str], asks_date: bool, kinds: set[str], text: str = "",
+               q_refs: frozenset[str] = frozenset()) -> Fact | None:
+    """The fact of one unit that answers the question best: shared words, the references the question
+    names in the same clause (Annex I is not Annex III), and a date of application for "when"."""
     best, best_score = None, 0.0
     for f in facts:
         if _KIND_CLASS.get(f.kind) not in kinds:
             continue
         score = len(q_terms & set(content_terms(f.subject)))
+        if q_refs and text:
+            score += 2 * len(q_refs & _clause_refs(text, f.start, f.end))
         if asks_date and f.kind == "application_date":
             score += 1
         if score > best_score:
@@ -116,12 +173,23 @@ def _best_fact(facts: Sequence[Fact], q_terms: set[str], asks_date: bool, kinds:
     return best
 
 
+def _on_branch(a: str, b: str) -> bool:
+    return a == b or a.startswith(b + ".") or b.startswith(a + ".")
+
+
 def _related(a: Evidence, b: Evidence, rel: Relations) -> bool:
-    if a.ref.act == b.ref.act:
-        return a.ref.version != b.ref.version or a.binding != b.binding
+    """Whether two units speak about the same provision in documents that can disagree."""
+    if a.ref.act == b.ref.act:  # two versions of one act: the same provision only
+        return a.ref.version != b.ref.version and _on_branch(a.ref.unit, b.ref.unit)
     if not (a.binding and b.binding):
         return True
-    return b.ref.act in rel.amends.get(a.ref.act, ()) or a.ref.act in rel.amends.get(b.ref.act, ())
+    for x, y in ((a, b), (b, a)):
+        if y.ref.act in rel.amends.get(x.ref.act, ()):
+            targets = rel.targets_of(x.ref)
+            # Without amendment links, any unit of the amended act may be the one changed.
+            return targets is None or any(t_act == y.ref.act and _on_branch(t_unit, y.ref.unit)
+                                          for t_act, t_unit in targets)
+    return False
 
 
 def _prevails(a: Evidence, b: Evidence, rel: Relations, as_of: str) -> tuple[Evidence | None, str]:
@@ -130,7 +198,7 @@ def _prevails(a: Evidence, b: Evidence, rel: Relations, as_of: str) -> tuple[Evi
         return (a if a.binding else b), "binding"
     for x, y in ((a, b), (b, a)):
         if y.ref.act in rel.amends.get(x.ref.act, ()):
-            start = rel.applies_from.get(x.ref.act)
+            start = rel.start_of(x.ref)
             if start is None or as_of >= start:
                 return x, "amending"
             return y, "not_yet"
@@ -139,6 +207,24 @@ def _prevails(a: Evidence, b: Evidence, rel: Relations, as_of: str) -> tuple[Evi
         start = rel.version_from.get((later.ref.act, later.ref.version or ""), later.ref.version or "")
         return (later, "version") if as_of >= start else (earlier, "version")
     return None, "diverge"
+
+
+def _labels(group: list[tuple[Evidence, Fact]]) -> dict[CitationRef, str]:
+    """unit_label, plus "in its earlier/latest version" where one act appears in several versions
+    (in words: a version date would be a value that the cited text does not contain)."""
+    versions: dict[str, list[str]] = {}
+    for e, _ in group:
+        versions.setdefault(e.ref.act, [])
+        if e.ref.version not in versions[e.ref.act]:
+            versions[e.ref.act].append(e.ref.version or "")
+    out = {}
+    for e, _ in group:
+        label = unit_label(e.ref, e.binding)
+        vs = sorted(versions[e.ref.act])
+        if len(vs) > 1:
+            label += " in its latest version" if e.ref.version == vs[-1] else " in its earlier version"
+        out[e.ref] = label
+    return out
 
 
 def _components(picks: list[tuple[Evidence, Fact]], rel: Relations) -> list[list[tuple[Evidence, Fact]]]:
@@ -199,9 +285,10 @@ def find_conflicts(
     by_ref: dict[CitationRef, list[Fact]] = {}
     for f in facts:
         by_ref.setdefault(f.ref, []).append(f)
+    q_refs = frozenset(v.value for v in read_values(question) if v.kind == "ref" and v.unit != "rel")
     picks: list[tuple[Evidence, Fact]] = []
     for e in evidence:
-        f = _best_fact(by_ref.get(e.ref, ()), q_terms, c.date, kinds)
+        f = _best_fact(by_ref.get(e.ref, ()), q_terms, c.date, kinds, e.text, q_refs)
         if f is not None:
             picks.append((e, f))
     conflicts: list[Conflict] = []
@@ -218,12 +305,13 @@ def find_conflicts(
             prevails=str(winner.ref) if winner is not None else None,
             rule=rule,
         ))
+        label = _labels(group)
         for e, f in group:
-            sentences.append(CitedSentence(f"{unit_label(e.ref, e.binding)} gives {f.display}.", (e.ref,)))
+            sentences.append(CitedSentence(f"{label[e.ref]} gives {f.display}.", (e.ref,)))
         if winner is not None:
             sentences.append(CitedSentence(
                 f"Under the fixed rule that {' and that '.join(RULES[r] for r in rules)}, "
-                f"{unit_label(winner.ref, winner.binding)} prevails.", (winner.ref,)))
+                f"{label[winner.ref]} prevails.", (winner.ref,)))
         else:
             sentences.append(CitedSentence(
                 "These admitted documents diverge on this point, and no fixed rule decides between them.",

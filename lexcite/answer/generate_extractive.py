@@ -15,10 +15,18 @@ Choosing a sentence is more than word overlap. Each candidate scores:
   "percentage / turnover" a percentage, "FLOPs" a power of ten, "what is X /
   definition" a definitional sentence ("'X' means ..."), "can I / is it
   allowed" a prohibition or obligation ("shall not", "prohibited", "shall");
+- references: a sentence naming a provision the question names ("Article 6(1)",
+  "Annex I") is preferred;
 - rank: a small prior for the evidence retrieval ranked higher.
 
 At most two sentences are quoted: the best, and a second from another unit
 when it scores nearly as well and adds question terms the first lacks.
+
+A sentence that shares no content term with the question answers nothing,
+however it ranks: then the generator says the evidence does not answer (a
+refusal, decided in code). Stricter floors (`min_terms`, `min_coverage`) were
+measured on the golden dev split (bench/answer_extractive.py --grid) and cost
+far more answers than they saved abstentions, so the default floor is one term.
 """
 
 from __future__ import annotations
@@ -40,6 +48,8 @@ __all__ = ["ExtractiveGenerator", "candidate_sentences", "score_sentence"]
 NAME = "extractive"
 MODEL = "extractive-v1"
 _NO_ANSWER = "no sentence of the admitted evidence answers the question"
+MIN_TERMS = 1
+MIN_COVERAGE = 0.0
 
 _DEFINES = re.compile(r"[‘'\"“](?P<term>[^’'\"”]{2,80})[’'\"”]\s+(?:means|shall mean|refers to|is defined as)\b", re.I)
 _APPLY = re.compile(r"\b(?:shall apply|shall be applicable|applies|apply|enter into force|shall enter into force)\b"
@@ -70,7 +80,8 @@ def candidate_sentences(text: str) -> list[str]:
     return out
 
 
-def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], c: Cues, rank: int) -> float:
+def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], c: Cues, rank: int,
+                   q_refs: frozenset[str] = frozenset()) -> float:
     """The answer score of one candidate (see the module docstring)."""
     total = sum(q_terms.values()) or 1.0
     lexical = sum(w for t, w in q_terms.items() if t in terms) / total
@@ -100,6 +111,9 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
             bonus += 0.25
         elif _OBLIGE.search(text) or _PERMIT.search(text):
             bonus += 0.15
+    if q_refs:  # the provisions the question names ("Annex I" is not "Annex III")
+        refs = {v.value for v in read_values(text) if v.kind == "ref" and v.unit != "rel"}
+        bonus += 0.2 * len(q_refs & refs)
     if len(text) > 700:
         bonus -= 0.1
     prior = 0.1 / rank
@@ -113,9 +127,12 @@ class ExtractiveGenerator:
     name = NAME
     model = MODEL
 
-    def __init__(self, max_sentences: int = 2, use_cues: bool = True):
+    def __init__(self, max_sentences: int = 2, use_cues: bool = True, min_terms: int = MIN_TERMS,
+                 min_coverage: float = MIN_COVERAGE):
         self.max_sentences = max_sentences
         self.use_cues = use_cues
+        self.min_terms = min_terms
+        self.min_coverage = min_coverage
 
     def _candidates(self, evidence: Sequence[Evidence]) -> list[_Candidate]:
         out = []
@@ -133,13 +150,19 @@ class ExtractiveGenerator:
         df = Counter(t for cand in candidates for t in cand.terms)
         n = len(candidates)
         q_terms = {t: math.log(1 + n / (1 + df[t])) + 0.1 for t in dict.fromkeys(content_terms(question))}
+        q_refs = frozenset(v.value for v in read_values(question) if v.kind == "ref" and v.unit != "rel") \
+            if self.use_cues else frozenset()
         scored = sorted(
-            ((score_sentence(cand.text, cand.terms, q_terms, c, cand.rank), -cand.rank, i, cand)
+            ((score_sentence(cand.text, cand.terms, q_terms, c, cand.rank, q_refs), -cand.rank, i, cand)
              for i, cand in enumerate(candidates)),
             key=lambda x: (-x[0], -x[1], x[2]),
         )
         best_score, _, _, best = scored[0]
-        if best_score <= 0:
+        shared = set(q_terms) & best.terms
+        coverage = sum(q_terms[t] for t in shared) / (sum(q_terms.values()) or 1.0)
+        params["best"] = {"terms": len(shared), "coverage": round(coverage, 4)}
+        need = min(self.min_terms, max(1, len(q_terms) - 1))
+        if best_score <= 0 or len(shared) < need or coverage < self.min_coverage:
             return Draft("", refused=True, reason=_NO_ANSWER, model=MODEL, params=params)
         chosen = [best]
         covered = set(best.terms)

@@ -73,7 +73,7 @@ def bind_values(sentences: Sequence[CitedSentence], facts: Sequence[Fact], wante
             key = value_key(v)
             match = next((f for r in s.refs for f in by_ref.get(r, ()) if fact_key(f) == key), None)
             if match is None:
-                reason = (f"sentence {i + 1}: the {v.kind} '{v.text}' matches no fact stored for the units it cites; "
+                reason = (f"sentence {i + 1} gives a {v.kind} that matches no fact stored for the units it cites; "
                           "a value is shown only when it is rendered from a stored fact")
                 return NumericResult(tuple(sentences), tuple(bindings), False, reason, (FLAG,))
             bindings.append(Binding(i, v.text, match.display, v.kind, match.kind, match.ref, match.start, match.end))

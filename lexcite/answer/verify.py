@@ -30,6 +30,9 @@ from lexcite.values import Value, act_numbers, number_forms, read_values, resolv
 __all__ = ["Verdict", "Verification", "verify", "check_values", "outside_perimeter", "SupportIndex"]
 
 _BRANCH_PREFIXES = ("art_", "anx_", "rct_")
+_KIND_WORDS = {"date": "a date", "month": "a date", "amount": "an amount", "percent": "a percentage",
+               "period": "a period", "power": "a threshold", "number": "a number", "act": "an act number",
+               "ref": "a reference to a provision"}
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,13 @@ def verify(
     bad = [v for v in verdicts if not v.ok]
     if bad:
         first = bad[0]
-        reason = f"sentence {first.index + 1} failed verification: {first.reasons[0]}"
+        # The shown reason never repeats an unverified value; the verdicts (trace, --json) keep it.
+        unsupported = next((x for x in first.values if not x["ok"]), None)
+        citation_problems = len(first.reasons) - sum(not x["ok"] for x in first.values)
+        if citation_problems or unsupported is None:
+            why = first.reasons[0]
+        else:
+            why = f"{_KIND_WORDS.get(unsupported['kind'], 'a value')} that does not appear in the text it cites"
+        reason = f"sentence {first.index + 1} failed verification: {why}"
         return Verification(tuple(sentences), tuple(verdicts), False, reason, ("verification_failed",))
     return Verification(tuple(sentences), tuple(verdicts), True)

@@ -147,11 +147,11 @@ def _show(doc: dict[str, Any], content_ok: bool, problems: list[str]) -> None:
     out.print(f"question: {escape(q)}")
     out.print(f"perimeter: {escape(json.dumps(t['perimeter']))}  as of {t['as_of']}  k={t['k']}")
     out.print(f"generator: {t['generator']} {t['model'] or ''}  threshold: {t['threshold']}")
-    out.print("versions in scope: " + ", ".join(f"{v['act']}@{v['version']} [{v['language']}, {v['status']}, "
-                                                 f"sha256 {v['sha256'][:12]}…]" for v in t["versions"]))
+    out.print("versions in scope: " + escape(", ".join(f"{v['act']}@{v['version']} [{v['language']}, {v['status']}, "
+                                                        f"sha256 {v['sha256'][:12]}…]" for v in t["versions"])))
     for stage in dict.fromkeys(h["stage"] for h in doc["hits"]):
         hits = [h for h in doc["hits"] if h["stage"] == stage][:10]
-        out.print(f"{stage}: " + ", ".join(f"{h['rank']}. {h['ref']} ({h['score']:.3f})" for h in hits))
+        out.print(escape(f"{stage}: " + ", ".join(f"{h['rank']}. {h['ref']} ({h['score']:.3f})" for h in hits)))
     for e in doc["evidence"]:
         out.print(f"  {e['sid']} {e['ref']}  score {e['score']:.3f}  text sha256 {e['text_sha256'][:12]}…")
     for d in doc["discarded"][:10]:

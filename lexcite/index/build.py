@@ -38,7 +38,7 @@ from lexcite.ingest.catalog import Catalog
 __all__ = ["build", "BuildReport", "load_manifest", "save_manifest", "manifest_path", "check", "DEFAULT_RERANKER",
            "collection_name", "FIX"]
 
-DEFAULT_RERANKER = "embedder:e5"
+DEFAULT_RERANKER = "embedder:e5"  # = the default embedder: its dense vectors are reused
 MANIFEST_FORMAT = 1
 FIX = "run `lexcite index --rebuild`"
 _EMBED_BATCH = 64
@@ -178,18 +178,19 @@ def build(
         gran = granularity or (old or {}).get("granularity") or DEFAULT_GRANULARITY
         kind, rr_arg = parse_spec(rr_spec)
         emb = get_embedder(emb_name)
-        rr_emb = get_embedder(rr_arg) if kind == "embedder" else None
+        reuse = kind == "embedder" and rr_arg == emb_name  # the dense vectors serve the reranker as they are
+        rr_emb = get_embedder(rr_arg) if kind == "embedder" and not reuse else None
 
         client = open_client(home, url)
         backend = backend_name(home, url)
         dense_name = collection_name("dense", emb_name, gran)
-        rr_name = collection_name("rerank", rr_arg, gran) if rr_emb else None
+        rr_name = dense_name if reuse else (collection_name("rerank", rr_arg, gran) if rr_emb else None)
         same = old is not None and old.get("backend") == backend and old.get("format") == MANIFEST_FORMAT
         old_dense = old["passages"] if same and old.get("collection") == dense_name else {}
         old_rr = old.get("rerank_passages", {}) if same and old.get("rerank_collection") == rr_name else {}
         if rebuild or not old_dense:
             DenseStore.drop(client, dense_name)
-        if rr_name and (rebuild or not old_rr):
+        if rr_emb is not None and rr_name and (rebuild or not old_rr):
             DenseStore.drop(client, rr_name)
         if same and old.get("collection") not in (dense_name, None):
             DenseStore.drop(client, old["collection"])  # another embedder's vectors: no longer searched

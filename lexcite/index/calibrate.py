@@ -35,7 +35,7 @@ from lexcite.errors import ConfigError
 from lexcite.eval.golden import GoldenQuestion, default_golden_path, load_golden
 from lexcite.index.build import load_manifest, save_manifest
 from lexcite.index.rerank import parse_spec
-from lexcite.index.search import ABLATION, Searcher, Stages, stages_key
+from lexcite.index.search import ABLATION, Params, Searcher, Stages, stages_key
 from lexcite.ingest.catalog import Catalog
 
 __all__ = ["Calibration", "choose_threshold", "calibrate", "MAX_WRONG_ABSTAIN", "RULE"]
@@ -103,7 +103,8 @@ def _answerable_here(q: GoldenQuestion, acts: set[str]) -> bool:
 
 
 def calibrate(golden: Path | None = None, *, home: Path | None = None, catalog: Catalog | None = None,
-              chroma_url: str | None = None, configurations: Sequence[Stages] | None = None) -> Calibration:
+              chroma_url: str | None = None, configurations: Sequence[Stages] | None = None,
+              params: Params = Params()) -> Calibration:
     """Calibrate thresholds on the dev split of `golden` and store them in the index manifest.
 
     Calibrates every ABLATION configuration (or `configurations`); returns the default's.
@@ -122,7 +123,7 @@ def calibrate(golden: Path | None = None, *, home: Path | None = None, catalog: 
     configs = list(configurations) if configurations else list(ABLATION.values())
     if Stages() not in configs:
         configs.append(Stages())
-    with Searcher(home, chroma_url=chroma_url, catalog=catalog) as searcher:
+    with Searcher(home, chroma_url=chroma_url, catalog=catalog, params=params) as searcher:
         acts = {p.record.unit.act for p in searcher.passages}
         results: dict[str, Calibration] = {}
         for stages in configs:
@@ -140,11 +141,11 @@ def calibrate(golden: Path | None = None, *, home: Path | None = None, catalog: 
             t, correct, wrong = choose_threshold(ok, no)
             results[key] = Calibration(key, t, _scale(stages, searcher.reranker_spec), len(ok), len(no), correct,
                                        wrong, skipped, str(path))
-        reranker = searcher.reranker_spec
+        reranker, params = searcher.reranker_spec, asdict(searcher.params)
     manifest = load_manifest(home)
     assert manifest is not None  # Searcher checked it
     manifest["thresholds"] = {
-        key: {"value": c.threshold, **c.to_dict(), "reranker": reranker,
+        key: {"value": c.threshold, **c.to_dict(), "reranker": reranker, "params": params,
               "calibrated_at": datetime.now(UTC).isoformat(timespec="seconds")}
         for key, c in results.items()
     }

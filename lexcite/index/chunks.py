@@ -28,7 +28,7 @@ __all__ = ["Passage", "GRANULARITIES", "DEFAULT_GRANULARITY", "passages", "chunk
            "passage_key"]
 
 GRANULARITIES = ("paragraph", "point")
-DEFAULT_GRANULARITY = "paragraph"
+DEFAULT_GRANULARITY = "point"  # measured on the dev split: beats paragraph for every embedder
 _CONTAINERS = ("article", "annex", "section")
 _CONTEXT_WORDS = 40  # at most this many words of heading/lead-in ahead of each chunk
 _CHUNK_SEP = "~"

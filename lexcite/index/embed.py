@@ -27,7 +27,7 @@ from lexcite.errors import ConfigError
 
 __all__ = ["Embedder", "get_embedder", "EMBEDDERS", "DEFAULT_EMBEDDER"]
 
-DEFAULT_EMBEDDER = "minilm"
+DEFAULT_EMBEDDER = "e5"  # best dense retriever on the dev split (bench/RESULTS.md, "Retrieval")
 _THREADS = max(1, min(4, os.cpu_count() or 1))
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ from lexcite.index.perimeter import RecordMask, where
 from lexcite.index.rerank import Reranker, load_reranker
 from lexcite.ingest.catalog import Catalog
 
-__all__ = ["Searcher", "Stages", "Params", "ABLATION", "search", "stages_key"]
+__all__ = ["Searcher", "Stages", "Params", "ABLATION", "search", "stages_key", "stage_table"]
 
 
 @dataclass(frozen=True)
@@ -61,11 +61,12 @@ class Params:
     n_dense: int = 40  # top-N from the dense index
     rrf_k: int = RRF_K
     pool: int = 20  # fused candidates that go on to siblings and rerank
-    sibling_hits: int = 3  # the top fused hits whose siblings join
+    sibling_hits: int = 1  # the top fused hits whose siblings join
     max_siblings: int = 4  # per hit, nearest in document order first
     sibling_decay: float = 0.9  # without rerank, a sibling ranks just below the hit that brought it
-    rerank_blend: float = 0.0  # final = rerank + blend * (fused score normalised to [0, 1])
-    binding_bonus: float = 0.02  # added to binding units' final score
+    rerank_blend: float = 0.05  # final = rerank + blend * (fused score / best fused score)
+    binding_bonus: float = 0.05  # binding text over guidance (set on guidance probes: dev has no guidance)
+    operative_bonus: float = 0.02  # articles, points, annexes over recitals (measured on dev)
 
 
 _OFF = Stages(False, False, False, False, False, False)
@@ -146,8 +147,9 @@ class Searcher:
             rr_collection = self.manifest.get("rerank_collection")
             vectors = None
             if rr_collection and self.reranker_spec == self.manifest["reranker"]:
-                store = DenseStore(self._client, rr_collection)
-                vectors = store.vectors
+                vectors = DenseStore(self._client, rr_collection).vectors
+            elif self.reranker_spec == f"embedder:{self.embedder_name}":
+                vectors = self._dense.vectors  # the dense vectors are that embedder's
             self._reranker = load_reranker(self.reranker_spec, vectors)
             self._reranker_loaded = True
         return self._reranker
@@ -162,6 +164,10 @@ class Searcher:
         if entry is None:
             raise ConfigError(f"no abstention threshold calibrated for stages {stages_key(stages)!r}; "
                               "run `lexcite calibrate` (it needs dev questions in the golden set)")
+        # a threshold is a point on one score scale: other weights or another reranker move the scale
+        if entry.get("params") != asdict(self.params) or entry.get("reranker") != self.reranker_spec:
+            raise ConfigError(f"the threshold for {stages_key(stages)!r} was calibrated with other search "
+                              "parameters or another reranker; run `lexcite calibrate`")
         return float(entry["value"])
 
     # -- the pipeline ----------------------------------------------------------
@@ -255,15 +261,18 @@ class Searcher:
             stage_hits["rerank"] = self._hits(sorted(final.items(), key=lambda kv: -kv[1]), "rerank")
             timings["rerank"] = time.perf_counter() - t
         if stages.binding_priority and final:
-            # The bonus is in units of the final scale: 1 for a cosine or a probability, the rank-1 share
-            # 1/(k+1) for RRF, the best score of this query for BM25 (whose scale varies per query).
+            # Binding text first, and in it the operative provisions: guidance is not law, and recitals give
+            # reasons without binding force (they cannot derogate from the articles). Bonuses are in units of
+            # the final scale: 1 for a cosine or a probability, the rank-1 share 1/(k+1) for RRF, the best
+            # score of this query for BM25 (whose scale varies per query).
             unit = {"rrf": 1.0 / (P.rrf_k + 1), "bm25": max(final.values())}.get(scale, 1.0)
-            bonus = P.binding_bonus * unit
             for i in final:
-                if self.passages[i].record.unit.binding:
+                u = self.passages[i].record.unit
+                bonus = (P.binding_bonus + (P.operative_bonus if u.kind != "recital" else 0.0)) * unit \
+                    if u.binding else 0.0
+                if bonus:
                     final[i] += bonus
                     scores.setdefault(i, {})["binding_bonus"] = bonus
-
         ranked_idx = sorted(final, key=lambda i: (-final[i], self._pos[self.passages[i].key]))
         ranked = tuple(self._candidate(i, final[i], scores.get(i, {}), via[i]) for i in ranked_idx)
         threshold = self.threshold_for(stages) if stages.threshold else None

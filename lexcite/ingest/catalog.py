@@ -85,7 +85,8 @@ _MIGRATIONS: list[str] = [
         fetched_at TEXT NOT NULL
     );
     """,
-    # 2: the structured numeric channel (lexcite/ingest/facts.py), written by store() with the units.
+    # 2 (_FACTS_MIGRATION): the structured numeric channel (lexcite/ingest/facts.py), written by store()
+    # with the units; units already stored get their facts when this migration runs.
     """
     CREATE TABLE facts (
         version_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
@@ -121,6 +122,8 @@ _MIGRATIONS: list[str] = [
     CREATE INDEX amendments_target ON amendments(target_act, target_unit);
     """,
 ]
+
+_FACTS_MIGRATION = 2
 
 
 def _now() -> str:
@@ -236,7 +239,18 @@ class Catalog:
                 for statement in script.split(";"):
                     if statement.strip():
                         self.conn.execute(statement)
+                if number == _FACTS_MIGRATION:
+                    self._backfill_facts()
                 self.conn.execute(f"PRAGMA user_version = {number}")
+
+    def _backfill_facts(self) -> None:
+        """Facts for units stored before the facts table existed (re-ingesting unchanged bytes writes nothing)."""
+        for (version_id,) in self.conn.execute("SELECT id FROM versions").fetchall():
+            units = [self._record(r).unit for r in self.conn.execute(
+                self._RECORD_SQL + " WHERE u.version_id=? ORDER BY u.position", (version_id,))]
+            self.conn.executemany("INSERT INTO facts (version_id, unit, kind, value, value_unit, display, subject, "
+                                  "start_char, end_char) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                  fact_rows(version_id, units))
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

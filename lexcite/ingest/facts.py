@@ -62,12 +62,12 @@ def fact_key(f: Fact) -> tuple[str, str]:
 
 
 def _subject(text: str, start: int, end: int) -> str:
-    """Content words of the sentence around a value: up to 12 before and 6 after."""
+    """Content words of the sentence around a value: up to 12 before and 10 after."""
     left = max(text.rfind(". ", 0, start), text.rfind("; ", 0, start))
     right_candidates = [i for i in (text.find(". ", end), text.find("; ", end)) if i != -1]
     right = min(right_candidates) if right_candidates else len(text)
     before = [w.lower() for w in _WORD.findall(text[left + 1:start]) if w.lower() not in _STOP][-12:]
-    after = [w.lower() for w in _WORD.findall(text[end:right]) if w.lower() not in _STOP][:6]
+    after = [w.lower() for w in _WORD.findall(text[end:right]) if w.lower() not in _STOP][:10]
     return " ".join(before + after)
 
 

@@ -63,8 +63,10 @@ class TestClaudeThroughTheSdk:
         claude_env.queue(text("The fine can reach EUR 40 000 000. [S1]"))
         a = run(fixed)
         assert a.refused and a.text == REFUSAL
-        assert "EUR 40 000 000" in a.refusal_reason
-        assert a.verdicts[0]["ok"] is False and "verification_failed" in a.flags
+        assert "an amount that does not appear in the text it cites" in a.refusal_reason
+        assert "40 000 000" not in a.refusal_reason  # the unverified value is never shown, not even as a reason
+        assert a.verdicts[0]["ok"] is False and "EUR 40 000 000" in a.verdicts[0]["reasons"][0]
+        assert "verification_failed" in a.flags
 
     def test_a_citation_to_an_id_not_given_refuses_the_answer(self, claude_env, fixed):
         claude_env.queue(text("The fine can reach EUR 35 000 000. [S7]"))

@@ -139,3 +139,56 @@ def test_unit_labels_name_the_act_and_the_provision():
         "Article 6(2) of Regulation (EU) 2024/1689"
     assert unit_label(CitationRef.parse(GUIDE), binding=False) == "Article 1 of this guidance"
     assert ai_act().act == AI_ACT and guidance().act == GUIDANCE
+
+
+def test_an_amending_unit_applies_from_its_own_link_date_before_its_acts():
+    rel = Relations(amends={OMNIBUS: frozenset({AI_ACT})}, applies_from={OMNIBUS: "2026-07-27"},
+                    unit_applies_from={"32026R1744@2026-07-24#art_1.pnt_7": "2026-12-02"})
+    assert rel.start_of(CitationRef.parse("32026R1744@2026-07-24#art_1.pnt_7.pnt_a")) == "2026-12-02"
+    assert rel.start_of(CitationRef.parse(AMEND)) == "2026-07-27"
+    ban = "32026R1744@2026-07-24#art_1.pnt_7"
+    conflicts, _ = find_conflicts(
+        Q, [ev("S1", ORIG), ev("S2", ban)],
+        [fact(ORIG, "2026-08-02", "2 August 2026"), fact(ban, "2026-12-02", "2 December 2026")],
+        set(), rel, "2026-11-29")
+    assert conflicts[0].prevails == ORIG and conflicts[0].rule == RULES["not_yet"]
+
+
+def test_relations_read_the_amendment_links_when_the_catalog_has_them(catalog):
+    catalog.conn.execute(
+        "INSERT INTO amendments (amending_act, amending_version, seq, amending, target_act, target_unit, action, "
+        "applies_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (OMNIBUS, "2026-07-24", 1, "32026R1744@2026-07-24#art_1.pnt_7", AI_ACT, "art_5.par_1", "inserted",
+         "2026-12-02"))
+    rel = Relations.from_catalog(catalog)
+    assert AI_ACT in rel.amends[OMNIBUS]
+    assert rel.unit_applies_from["32026R1744@2026-07-24#art_1.pnt_7"] == "2026-12-02"
+
+
+class TestVersions:
+    NEW = "32024R1689@2026-07-27#art_113"
+
+    def test_a_later_version_of_the_same_provision_prevails(self):
+        conflicts, _ = find_conflicts(
+            Q, [ev("S1", ORIG), ev("S2", self.NEW)],
+            [fact(ORIG, "2026-08-02", "2 August 2026"), fact(self.NEW, "2027-12-02", "2 December 2027")],
+            set(), Relations(version_from={(AI_ACT, "2026-07-27"): "2026-07-27"}), "2026-11-29")
+        assert conflicts[0].prevails == self.NEW and conflicts[0].rule == RULES["version"]
+
+    def test_different_provisions_of_two_versions_are_not_a_conflict(self):
+        other = "32024R1689@2026-07-27#art_111.par_2"
+        conflicts, _ = find_conflicts(
+            Q, [ev("S1", ORIG), ev("S2", other)],
+            [fact(ORIG, "2026-08-02", "2 August 2026"), fact(other, "2030-08-02", "2 August 2030")],
+            set(), Relations(), "2026-11-29")
+        assert conflicts == ()
+
+    def test_an_amending_unit_is_compared_only_with_the_provisions_its_links_target(self):
+        rel = Relations(amends={OMNIBUS: frozenset({AI_ACT})}, applies_from={OMNIBUS: "2026-07-27"},
+                        unit_targets={AMEND: frozenset({(AI_ACT, "art_113.pnt_c")})})
+        untouched = "32024R1689@2024-07-12#art_111.par_2"
+        facts = [fact(untouched, "2026-08-02", "2 August 2026"), fact(AMEND, "2027-12-02", "2 December 2027")]
+        assert find_conflicts(Q, [ev("S1", untouched), ev("S2", AMEND)], facts, set(), rel, "2026-11-29")[0] == ()
+        facts[0] = fact(ORIG, "2026-08-02", "2 August 2026")
+        conflicts, _ = find_conflicts(Q, [ev("S1", ORIG), ev("S2", AMEND)], facts, set(), rel, "2026-11-29")
+        assert conflicts and conflicts[0].prevails == AMEND

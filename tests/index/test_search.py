@@ -97,12 +97,13 @@ class TestRanking:
 
     def test_siblings_of_top_hits_join_the_candidates(self, index_home):
         home, url = index_home
-        with Searcher(home, chroma_url=url, params=Params(pool=1, sibling_hits=1)) as s:
+        with Searcher(home, chroma_url=url, params=Params(pool=1, sibling_hits=1, max_siblings=2)) as s:
             r = s.search("fines of up to EUR 35 000 000", Perimeter(acts=(AI,)), stages=ABLATION["+siblings"])
-        assert r.ranked[0].ref.unit == "art_3.par_1"
-        siblings = [c for c in r.ranked if c.via == "sibling"]
-        assert [c.ref.unit for c in siblings] == ["art_3.par_2"]  # the other paragraph of Article 3
-        assert [h.ref.unit for h in r.stage_hits["sibling"]] == ["art_3.par_2"]
+        assert r.ranked[0].ref.unit == "art_3.par_1.pnt_a"
+        siblings = [c.ref.unit for c in r.ranked if c.via == "sibling"]
+        # the nearest other passages of Article 3, in document order
+        assert siblings == ["art_3.par_1.pnt_b", "art_3.par_2"]
+        assert [h.ref.unit for h in r.stage_hits["sibling"]] == siblings
 
     def test_every_stage_reports_its_hits_scores_and_time(self, searcher):
         r = searcher.search("Deployers keep logs", Perimeter(acts=(AI,)), stages=NO_THRESHOLD)

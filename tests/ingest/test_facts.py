@@ -114,3 +114,17 @@ def cat_migrations():
     from lexcite.ingest.catalog import _MIGRATIONS
 
     return _MIGRATIONS
+
+
+def test_a_catalog_from_before_the_facts_table_gets_its_facts_when_migrated(tmp_path):
+    path = tmp_path / "c.sqlite"
+    with Catalog(path) as c:
+        put(c, act(unit("art_99.par_3", FINE)))
+    db = sqlite3.connect(path)
+    for table in ("facts", "amendments"):  # back to schema version 1, as catalogs made before facts existed
+        db.execute(f"DROP TABLE IF EXISTS {table}")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    with Catalog(path) as c:
+        assert [f.display for f in c.facts()] == ["EUR 35 000 000", "7 %"]
