@@ -127,20 +127,24 @@ def _sync(store: DenseStore, embedder: Embedder, items: Sequence[Passage], old: 
     for p, meta, n in meta_only:
         store.update_metadata([chunk_id(p.key, i) for i in range(n)], [meta] * n)
     stats["metadata_updated"] = len(meta_only)
-    done = 0
-    for start in range(0, len(to_embed), _EMBED_BATCH):
-        batch = to_embed[start:start + _EMBED_BATCH]
-        ids, texts, metas = [], [], []
-        for p, meta, mh in batch:
-            pieces = chunk_texts(p, embedder.max_words)
-            ids.extend(chunk_id(p.key, i) for i in range(len(pieces)))
-            texts.extend(pieces)
-            metas.extend([meta] * len(pieces))
-            new[p.key] = [p.text_hash(), mh, len(pieces)]
-        store.upsert(ids, embedder.embed(texts), metas, texts)
-        done += len(batch)
+    ids, texts, metas = [], [], []
+    for p, meta, mh in to_embed:
+        pieces = chunk_texts(p, embedder.max_words)
+        ids.extend(chunk_id(p.key, i) for i in range(len(pieces)))
+        texts.extend(pieces)
+        metas.extend([meta] * len(pieces))
+        new[p.key] = [p.text_hash(), mh, len(pieces)]
+    # Versions of one act share most of their text: embed each distinct text once.
+    unique = list(dict.fromkeys(texts))
+    vectors: dict[str, Any] = {}
+    for start in range(0, len(unique), _EMBED_BATCH):
+        batch = unique[start:start + _EMBED_BATCH]
+        vectors.update(zip(batch, embedder.embed(batch), strict=True))
         if progress:
-            progress(done, len(to_embed))
+            progress(min(start + _EMBED_BATCH, len(unique)), len(unique))
+    for start in range(0, len(ids), _EMBED_BATCH):
+        end = start + _EMBED_BATCH
+        store.upsert(ids[start:end], [vectors[t] for t in texts[start:end]], metas[start:end], texts[start:end])
     stats["embedded"] = len(to_embed)
     return new, stats
 

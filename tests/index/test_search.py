@@ -10,10 +10,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from lexcite.contract import Perimeter
 from lexcite.errors import ConfigError
 from lexcite.index.build import build
+from lexcite.index.perimeter import predicate
 from lexcite.index.search import ABLATION, Params, Searcher, Stages
 from lexcite.ingest.catalog import Catalog
 
@@ -63,6 +66,18 @@ class TestPerimeterBeforeRanking:
         assert refs and all(r.act == AI for r in refs)
         assert all(c.ref.act == AI for c in inside.admitted)
         assert not any(ref.startswith(DP) for ref, _ in inside.discarded)  # it never even competed
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(p=st.builds(Perimeter, acts=st.lists(st.sampled_from((AI, DP, GUIDE)), max_size=2, unique=True).map(tuple),
+                       include_superseded=st.booleans(), binding_only=st.booleans(),
+                       as_of=st.sampled_from((None, "2020-01-01", "2021-06-01", "2022-02-01")),
+                       kinds=st.sampled_from(((), ("paragraph",), ("article", "point")))),
+           q=st.sampled_from(("logs for six months", "AI literacy of staff", "fines of EUR 35 000 000", "shall")))
+    def test_every_unit_any_stage_returns_lies_inside_a_random_perimeter(self, searcher, p, q):
+        r = searcher.search(q, p, stages=NO_THRESHOLD)
+        inside = {p_.record.unit.ref for p_ in searcher.passages if predicate(p, p_.record)}
+        returned = [c.ref for c in r.ranked] + [h.ref for hits in r.stage_hits.values() for h in hits]
+        assert set(returned) <= inside
 
     def test_superseded_version_is_not_searched_unless_asked(self, searcher):
         q = "How long must deployers keep the logs?"
