@@ -25,6 +25,9 @@ else
 endif
 	$(BIN)/lexcite acts
 	$(BIN)/lexcite show '32024R1689#art_51.par_2'
+	# minilm keeps the demo to minutes on 2 cores; `lexcite index` alone uses the default (e5), better but slower.
+	$(BIN)/lexcite index --embedder minilm --reranker embedder:minilm
+	$(BIN)/lexcite ask "How much can a company be fined for using a prohibited AI practice?"
 
 test: $(BIN)/.installed
 	$(BIN)/pytest -q

@@ -133,8 +133,8 @@ def unit_label(ref: CitationRef, binding: bool = True) -> str:
             head = f"Article {no}"
         elif key == "par":
             head += f"({no})"
-        elif key == "pnt":
-            head += f", point ({no})"
+        elif key == "pnt":  # "Article 1, point (40)(b)": a second ", point (b)" would read as a relative reference
+            head += f"({no})" if ", point (" in head else f", point ({no})"
         elif key == "anx":
             head = f"Annex {no}"
         elif key == "sct":

@@ -27,7 +27,8 @@ Sampling: the SDK (2.x, API version 2026-10-21) no longer accepts `temperature`,
 and current Sonnet and Opus models reject it with a 400. So by default none is
 sent. `temperature=` is kept for endpoints that still take it, and is passed
 through `extra_body`. Repeatability comes from the trace, which records the exact
-prompt and raw output, and from the verifier, which decides each time.
+prompt and raw output, and from the verifier, which decides each time. `effort=` ("low" to "max")
+is sent as `output_config` only when given. `max_tokens` leaves room for adaptive thinking.
 
 Failure: 529 (overloaded), 429 and 5xx are retried by the SDK with backoff
 (`max_retries`). An error that remains becomes a refusal with a fixed message.
@@ -50,7 +51,7 @@ from lexcite.errors import ConfigError
 __all__ = ["ClaudeGenerator", "PROVIDER_FAILED", "DEFAULT_MAX_TOKENS", "DEFAULT_TIMEOUT", "DEFAULT_RETRIES"]
 
 NAME = "claude"
-DEFAULT_MAX_TOKENS = 2048
+DEFAULT_MAX_TOKENS = 4096  # room for adaptive thinking (on by default on current models) plus six sentences
 DEFAULT_TIMEOUT = 60.0  # seconds per attempt
 DEFAULT_RETRIES = 3  # on 529 / 429 / 5xx / connection errors, with the SDK's exponential backoff
 
@@ -85,6 +86,7 @@ class ClaudeGenerator:
         timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_RETRIES,
         temperature: float | None = None,
+        effort: str | None = None,
         client: anthropic.Anthropic | None = None,
     ):
         key = api_key or config.anthropic_api_key()
@@ -97,13 +99,14 @@ class ClaudeGenerator:
         self.timeout = timeout
         self.max_retries = max_retries
         self.temperature = temperature
+        self.effort = effort  # "low" ... "max" where the model supports it; None leaves the model's default
         self._client = client or anthropic.Anthropic(
             api_key=key, base_url=base_url, timeout=timeout, max_retries=max_retries
         )
 
     def params(self) -> dict[str, Any]:
         return {"max_tokens": self.max_tokens, "timeout": self.timeout, "max_retries": self.max_retries,
-                "temperature": self.temperature, "base_url": str(self._client.base_url)}
+                "temperature": self.temperature, "effort": self.effort, "base_url": str(self._client.base_url)}
 
     def generate(self, question: str, evidence: Sequence[Evidence]) -> Draft:
         prompt = full_prompt(question, evidence)
@@ -111,6 +114,8 @@ class ClaudeGenerator:
         extra: dict[str, Any] = {}
         if self.temperature is not None:
             extra["extra_body"] = {"temperature": self.temperature}
+        if self.effort is not None:
+            extra["output_config"] = {"effort": self.effort}
         try:
             msg = self._client.messages.create(
                 model=self.model,

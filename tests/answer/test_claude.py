@@ -200,3 +200,13 @@ def test_the_whole_answer_serialises_to_json(claude_env, fixed):
     claude_env.queue(text("The fine can reach EUR 35 000 000. [S1]"))
     d = json.loads(json.dumps(run(fixed).to_dict()))
     assert d["sentences"][0]["refs"] == [FINE] and d["generator"] == "claude"
+
+
+def test_effort_and_temperature_are_sent_only_when_asked(claude_env, fixed):
+    from lexcite.answer.evidence import build_evidence
+
+    gen = ClaudeGenerator(effort="low", temperature=0.0)
+    claude_env.queue(text("The fine can reach EUR 35 000 000. [S1]"))
+    gen.generate(FINE_Q, build_evidence(fixed.search(FINE_Q)))
+    body = claude_env.requests[-1]["body"]
+    assert body["output_config"] == {"effort": "low"} and body["temperature"] == 0.0

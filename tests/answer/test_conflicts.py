@@ -138,6 +138,12 @@ def test_unit_labels_name_the_act_and_the_provision():
     assert unit_label(CitationRef.parse("32024R1689@2024-07-12#art_6.par_2")) == \
         "Article 6(2) of Regulation (EU) 2024/1689"
     assert unit_label(CitationRef.parse(GUIDE), binding=False) == "Article 1 of this guidance"
+    nested = CitationRef.parse("32026R1744@2026-07-24#art_1.pnt_40.pnt_b")
+    assert unit_label(nested) == "Article 1, point (40)(b) of Regulation (EU) 2026/1744"
+    from lexcite.answer.verify import check_values
+
+    assert not check_values(f"{unit_label(nested)} gives 2 August 2028.",
+                            [Evidence("S1", nested, "", "(b) ... 2 August 2028 ...", "current", True, "")])[1]
     assert ai_act().act == AI_ACT and guidance().act == GUIDANCE
 
 
