@@ -27,14 +27,15 @@ import json
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from lexcite import __version__, config
+from lexcite._sqlite import connect, transaction
 from lexcite.contract import Answer, CitationRef, Perimeter, SearchResult
 from lexcite.errors import CitationError, ConfigError
 
@@ -182,10 +183,7 @@ class TraceStore:
 
     def __init__(self, path: Path | None = None):
         self.path = path or config.home() / "traces.sqlite"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-        self.conn.row_factory = sqlite3.Row
-        self.conn.execute("PRAGMA foreign_keys = ON")
+        self.conn = connect(self.path)
         self.migrate()
 
     def close(self) -> None:
@@ -197,16 +195,8 @@ class TraceStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        else:
-            self.conn.execute("COMMIT")
+    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:
+        return transaction(self.conn)
 
     def migrate(self) -> list[str]:
         """Run the migrations not yet applied; returns their names (empty when up to date)."""

@@ -11,13 +11,14 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from lexcite import config
+from lexcite._sqlite import connect, transaction
 from lexcite.contract import CitationRef, Fact, ParsedAct, Unit
 from lexcite.errors import CatalogError, CitationError
 from lexcite.ingest.facts import fact_rows
@@ -209,11 +210,7 @@ class Catalog:
 
     def __init__(self, path: Path | None = None):
         self.path = path or config.home() / "catalog.sqlite"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-        self.conn.row_factory = sqlite3.Row
-        self.conn.execute("PRAGMA foreign_keys = ON")
-        self.conn.execute("PRAGMA journal_mode = WAL")
+        self.conn = connect(self.path, wal=True)
         self._migrate()
 
     def close(self) -> None:
@@ -252,16 +249,8 @@ class Catalog:
                                   "start_char, end_char) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                   fact_rows(version_id, units))
 
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        else:
-            self.conn.execute("COMMIT")
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        return transaction(self.conn)
 
     def state(self) -> str:
         """A fingerprint of the catalog's content: changes whenever any version changes."""
