@@ -22,11 +22,11 @@ import tempfile
 import threading
 import time
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from html import unescape
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from urllib.parse import urljoin, urlsplit
 
 import urllib3
@@ -58,6 +58,7 @@ __all__ = [
     "language_code",
     "check_celex",
     "zip_members_sha256",
+    "package_sha256",
 ]
 
 # ISO 639-1 (what the contract carries) -> ISO 639-2 (what Cellar's Accept-Language takes).
@@ -228,29 +229,38 @@ def check_celex(celex: str) -> str:
     return value
 
 
-def zip_members_sha256(data: bytes) -> str:
-    """sha256 over a zip's sorted member names and contents (not the zip bytes).
+def package_sha256(files: Mapping[str, bytes]) -> str:
+    """sha256 over a multi-file package's member file names and contents, in name order.
 
-    Cellar rebuilds Formex zips per request, so member timestamps and the zip bytes
-    change while the content does not. Raises ValueError when `data` is not a usable zip.
+    The same package gives the same hash as a folder, as a zip, and as a zip rebuilt with
+    other timestamps (Cellar rebuilds Formex zips per request).
+    """
+    by_name = {PurePosixPath(name).name: body for name, body in files.items()}
+    if len(by_name) != len(files):
+        raise ValueError("two members of the package have the same file name")
+    digest = hashlib.sha256()
+    for name in sorted(by_name):
+        raw = name.encode("utf-8")
+        body = by_name[name]
+        digest.update(len(raw).to_bytes(4, "big") + raw + len(body).to_bytes(8, "big") + body)
+    return digest.hexdigest()
+
+
+def zip_members_sha256(data: bytes) -> str:
+    """`package_sha256` of a zip's members (not of the zip bytes).
+
+    Raises ValueError when `data` is not a usable zip.
     """
     if not data.startswith(b"PK"):
         raise ValueError(f"not a zip: starts with {data[:8]!r}, not the PK magic")
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            members = sorted((i for i in zf.infolist() if not i.is_dir()), key=lambda i: i.filename)
+            members = [i for i in zf.infolist() if not i.is_dir()]
             if not members:
                 raise ValueError("the zip has no members")
             if sum(i.file_size for i in members) > _MAX_ZIP_BYTES:
                 raise ValueError(f"the zip unpacks to more than {_MAX_ZIP_BYTES} bytes")
-            digest = hashlib.sha256()
-            for info in members:
-                name = info.filename.encode("utf-8")
-                digest.update(len(name).to_bytes(4, "big") + name + info.file_size.to_bytes(8, "big"))
-                with zf.open(info) as member:
-                    for chunk in iter(lambda m=member: m.read(1 << 16), b""):
-                        digest.update(chunk)
-            return digest.hexdigest()
+            return package_sha256({i.filename: zf.read(i) for i in members})
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError) as e:
         raise ValueError(f"not a readable zip ({e})") from e
 

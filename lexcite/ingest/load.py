@@ -14,13 +14,13 @@ from lexcite.ingest._markup import read_html, read_xml
 from lexcite.ingest.apply_amendments import update_amendments
 from lexcite.ingest.catalog import Catalog, Source, StoreResult
 from lexcite.ingest.detect import detect_html_format, detect_xml_format
-from lexcite.ingest.fetch import zip_members_sha256
+from lexcite.ingest.fetch import package_sha256
 from lexcite.ingest.parse_consolidated import parse_consolidated
 from lexcite.ingest.parse_formex import formex_files_from_dir, formex_files_from_zip, parse_formex
 from lexcite.ingest.parse_oj import parse_oj
 from lexcite.ingest.parse_oj_old import parse_oj_old
 
-__all__ = ["Overrides", "read_document", "ingest_paths", "ingest_document", "package_sha256", "HTML_PARSERS"]
+__all__ = ["Overrides", "read_document", "ingest_paths", "ingest_document", "HTML_PARSERS"]
 
 HTML_PARSERS = {"oj": parse_oj, "oj_old": parse_oj_old, "consolidated": parse_consolidated}
 _SUFFIXES = {".xhtml", ".html", ".htm", ".xml", ".zip"}
@@ -37,14 +37,6 @@ class Overrides:
     status: str | None = None
     valid_from: str | None = None
     access_tags: tuple[str, ...] = ()
-
-
-def package_sha256(files: dict[str, bytes]) -> str:
-    """Hash of a multi-file package by member names and contents (zips are rebuilt per request)."""
-    h = hashlib.sha256()
-    for name in sorted(files):
-        h.update(Path(name).name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
-    return h.hexdigest()
 
 
 def _is_html(data: bytes) -> bool:
@@ -65,8 +57,8 @@ def read_document(path: Path, overrides: Overrides = Overrides()) -> tuple[Parse
         raise ParseError(path, "file", f"cannot be read: {e.strerror}") from None
     if data[:2] == b"PK":
         files = formex_files_from_zip(data, path)
-        # Same hash as a fetched zip, so a refresh and a local ingest of one package agree.
-        return parse_formex(files, path, **meta), zip_members_sha256(data)
+        # Same hash as the folder and as a fetched zip: a refresh and a local ingest agree.
+        return parse_formex(files, path, **meta), package_sha256(files)
     if not data.strip():
         raise ParseError(path, "byte 0", "the file is empty")
     sha = hashlib.sha256(data).hexdigest()
