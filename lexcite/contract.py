@@ -349,6 +349,7 @@ class Candidate:
     score: float  # final score (rerank scale when reranking is on)
     stage_scores: dict[str, float] = field(default_factory=dict)  # e.g. {"bm25": 12.1, "dense": 0.61, "rrf": ...}
     via: str = "retrieved"  # "retrieved" or "sibling"
+    changed_by: CitationRef | None = None  # the amending act's unit that enacted this text, if any
 
 
 @dataclass(frozen=True)

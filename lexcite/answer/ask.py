@@ -29,12 +29,12 @@ from lexcite.answer.conflicts import Relations, find_conflicts
 from lexcite.answer.draft import Generator
 from lexcite.answer.evidence import build_evidence, no_evidence_answer, refused_answer
 from lexcite.answer.numeric import bind_values
-from lexcite.answer.question import cues
 from lexcite.answer.trace import AskRecord, TraceStore, catalog_problems, sha256_text, versions_in_scope
 from lexcite.answer.verify import check_values, outside_perimeter, verify
 from lexcite.contract import REFUSAL, Answer, CitationRef, Perimeter
 from lexcite.errors import CitationError, ConfigError
 from lexcite.ingest.catalog import Catalog
+from lexcite.question import cues
 from lexcite.values import CHECKED_KINDS, read_values
 
 __all__ = ["ask", "choose_generator", "replay", "ReplayReport", "GENERATORS"]

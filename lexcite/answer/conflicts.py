@@ -25,9 +25,9 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from lexcite.answer.question import content_terms, cues
 from lexcite.contract import CitationRef, CitedSentence, Conflict, Evidence, Fact
 from lexcite.ingest.facts import fact_key
+from lexcite.question import content_terms, cues
 from lexcite.values import act_label, read_values
 
 __all__ = ["Relations", "find_conflicts", "unit_label", "RULES"]

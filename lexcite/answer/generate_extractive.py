@@ -39,8 +39,8 @@ from dataclasses import dataclass
 
 from lexcite.answer.draft import MARKER, Draft, split_sentences
 from lexcite.answer.evidence import instruction_like
-from lexcite.answer.question import Cues, content_terms, cues
 from lexcite.contract import Evidence
+from lexcite.question import Cues, content_terms, cues
 from lexcite.values import read_values
 
 __all__ = ["ExtractiveGenerator", "candidate_sentences", "score_sentence"]

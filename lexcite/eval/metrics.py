@@ -14,6 +14,10 @@ as one more target found per distinct anchor, up to the number of targets:
 the golden set promises that every anchor lies in one of the expected units.
 With this rule the first gain is at the first relevant rank, so hit@k > 0
 exactly when recall@k > 0.
+
+A unit of a version derived by applying an amending act (format `amended`)
+carries the amending unit that enacted its text (`changed_by`): it is the same
+words, so it is relevant where that amending unit is expected.
 """
 
 from __future__ import annotations
@@ -57,6 +61,11 @@ class Ranked:
 
     ref: CitationRef
     text: str
+    changed_by: CitationRef | None = None  # the amending unit that enacted this text (a derived version)
+
+    def on_branch(self, target: CitationRef) -> bool:
+        """On the target's branch, itself or through the amending unit whose quoted text it is."""
+        return self.ref.on_branch(target) or (self.changed_by is not None and self.changed_by.on_branch(target))
 
 
 def normalise(text: str) -> str:
@@ -74,7 +83,7 @@ def contains(haystack: str, needle: str, casefold: bool = False) -> bool:
 
 def is_relevant(item: Ranked, q: GoldenQuestion) -> bool:
     """The DESIGN hit rule: on an expected branch, or contains an anchor."""
-    return any(item.ref.on_branch(e) for e in q.expected) or any(contains(item.text, a) for a in q.anchors)
+    return any(item.on_branch(e) for e in q.expected) or any(contains(item.text, a) for a in q.anchors)
 
 
 def _targets(q: GoldenQuestion) -> tuple[CitationRef | str, ...]:
@@ -83,7 +92,7 @@ def _targets(q: GoldenQuestion) -> tuple[CitationRef | str, ...]:
 
 def _matches(item: Ranked, target: CitationRef | str) -> bool:
     if isinstance(target, CitationRef):
-        return item.ref.on_branch(target)
+        return item.on_branch(target)
     return contains(item.text, target)
 
 

@@ -89,7 +89,7 @@ def perimeter_for(q: GoldenQuestion, as_of: str | None) -> Perimeter:
 
 
 def _stage_row(res: SearchResult, q: GoldenQuestion, k: int, seconds: float) -> dict[str, Any]:
-    ranked = [m.Ranked(c.ref, c.text) for c in res.ranked]
+    ranked = [m.Ranked(c.ref, c.text, c.changed_by) for c in res.ranked]
     answerable = q.answerable
     return {
         "rank": m.first_relevant_rank(ranked[:DEPTH], q) if answerable else None,

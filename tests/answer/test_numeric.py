@@ -8,9 +8,9 @@ from answer_helpers import FixedSearcher
 from lexcite.answer import ask
 from lexcite.answer.draft import Draft
 from lexcite.answer.numeric import bind_values
-from lexcite.answer.question import cues
 from lexcite.answer.trace import TraceStore
 from lexcite.contract import REFUSAL, CitationRef, CitedSentence, Fact, Perimeter
+from lexcite.question import cues
 
 pytestmark = pytest.mark.unit
 
