@@ -111,6 +111,16 @@ class TestRelevance:
         assert m.is_relevant(unit("art_5", version="2024-07-12"), q)
         assert not m.is_relevant(unit("art_5", version="2026-07-27"), q)
 
+    def test_derived_unit_hits_the_amending_unit_that_enacted_it(self):
+        q = question("x", expected=["32026R1744#art_1.pnt_5"])
+        derived = m.Ranked(CitationRef(A, "2026-07-27", "art_4.par_1"), "",
+                           changed_by=CitationRef.parse("32026R1744@2026-07-24#art_1.pnt_5"))
+        assert m.is_relevant(derived, q)
+        assert m.gains([derived], q) == [1]
+        other = m.Ranked(derived.ref, "", changed_by=CitationRef.parse("32026R1744@2026-07-24#art_1.pnt_6"))
+        assert not m.is_relevant(other, q)
+        assert not m.is_relevant(unit("art_4.par_1", version="2026-07-27"), q)
+
     def test_anchor_matches_across_unicode_spaces(self):
         q = question("x", anchors=["shall apply  from 2 August"])
         assert m.is_relevant(unit("art_1", "It\u2009shall apply\u202ffrom\r\n2\u00a0August 2026"), q)

@@ -110,6 +110,21 @@ class TestRanking:
         c = r.ranked[units.index((AI, "art_2.par_1"))]
         assert c.stage_scores["binding_bonus"] > 0
 
+    def test_a_when_question_prefers_the_passage_that_states_a_date(self, searcher):
+        q = "When does this Regulation on artificial intelligence start to apply?"
+        off = searcher.search(q, Perimeter(acts=(AI,)), stages=replace(NO_THRESHOLD, value_priority=False))
+        on = searcher.search(q, Perimeter(acts=(AI,)), stages=NO_THRESHOLD)
+        dated = next(c for c in on.ranked if c.ref.unit == "art_5")
+        assert dated.stage_scores["value_bonus"] > 0
+        assert not any("value_bonus" in c.stage_scores for c in on.ranked if c.ref.unit == "art_1")
+        assert _units(on).index("art_5") <= _units(off).index("art_5")
+        before = next(c for c in off.ranked if c.ref.unit == "art_5")
+        assert dated.score == pytest.approx(before.score + dated.stage_scores["value_bonus"])
+
+    def test_a_question_asking_no_value_gets_no_value_bonus(self, searcher):
+        r = searcher.search("Who must keep the logs?", Perimeter(acts=(AI,)), stages=NO_THRESHOLD)
+        assert not any("value_bonus" in c.stage_scores for c in r.ranked)
+
     def test_siblings_of_top_hits_join_the_candidates(self, index_home):
         home, url = index_home
         with Searcher(home, chroma_url=url, params=Params(pool=1, sibling_hits=1, max_siblings=2)) as s:
