@@ -236,9 +236,15 @@ class Evidence:
 class CitedSentence:
     text: str
     refs: tuple[CitationRef, ...]
+    # rendered by code from catalog records (answer/amended.py), not by a generator: its date may be
+    # the date a cited unit is recorded in force from (answer/verify.py, rule 4)
+    from_records: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "refs": [str(r) for r in self.refs]}
+        out: dict[str, Any] = {"text": self.text, "refs": [str(r) for r in self.refs]}
+        if self.from_records:
+            out["from_records"] = True
+        return out
 
 
 @dataclass(frozen=True)

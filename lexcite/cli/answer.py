@@ -19,12 +19,13 @@ from lexcite.cli._options import (
     SupersededOpt,
     perimeter_from_options,
 )
-from lexcite.contract import Answer
+from lexcite.contract import Answer, CitationRef
 from lexcite.errors import ConfigError
 from lexcite.ingest.catalog import Catalog
 
 GeneratorOpt = Annotated[str | None, typer.Option(
-    "--generator", help=f"{' or '.join(GENERATORS)}; default claude when ANTHROPIC_API_KEY is set, else extractive.")]
+    "--generator", help=f"{' or '.join(GENERATORS)}; default claude when ANTHROPIC_API_KEY is set, else extractive "
+                        "(local needs `pip install lexcite[local]`).")]
 
 
 @app.command(name="ask")
@@ -79,15 +80,33 @@ def render(a: Answer) -> None:
         refs = ", ".join(f"{sid.get(r, '?')} {r}" for r in s.refs)
         out.print(f"{escape(s.text)} [cyan]\\[{escape(refs)}][/cyan]")
     if a.conflicts:
-        out.print("\n[bold]The admitted sources disagree:[/bold]")
-        for c in a.conflicts:
-            values = "; ".join(f"{v} ({r})" for v, r in c.values)
-            outcome = f"{c.prevails} prevails" if c.prevails else "the documents diverge"
-            out.print(f"  {escape(c.fact_kind)}: {escape(values)} -> {escape(outcome)} ({escape(c.rule)})")
+        _conflicts(a)
     out.print("\n[bold]Sources[/bold]")
     _sources(a, cited_only=True)
     if a.trace_id:
         out.print(f"\n[dim]trace {a.trace_id}[/dim]")
+
+
+_QUOTE = 300  # characters of a text value shown; --json has the whole text
+
+
+def _conflicts(a: Answer) -> None:
+    """Each disagreement: every value with its reference and role, then the fixed rule's outcome."""
+    out.print("\n[bold]Where the texts disagree[/bold] (each side with its reference):")
+    for c in a.conflicts:
+        outcome = c.rule if c.prevails is None else f"the text marked 'prevails' applies, under the rule that {c.rule}"
+        out.print(f"  [bold]{escape(c.fact_kind)}[/bold]: {escape(outcome)}")
+        win = CitationRef.parse(c.prevails) if c.prevails else None
+        for value, ref in c.values:
+            r = CitationRef.parse(ref)
+            if win is not None and r == win:
+                role = "prevails"
+            elif win is not None and r.act == win.act and (r.version or "") < (win.version or ""):
+                role = "former"  # the same act's earlier text: shown only as what it used to say
+            else:
+                role = "other"
+            shown = value if len(value) <= _QUOTE else value[:_QUOTE].rstrip() + "…"
+            out.print(f"    {role:<8} {escape(shown)}  [cyan]{escape(ref)}[/cyan]")
 
 
 def _sources(a: Answer, cited_only: bool = False) -> None:

@@ -21,6 +21,7 @@ __all__ = [
     "citations_valid",
     "verifier_support",
     "citation_support",
+    "record_support",
     "conflict_both_shown",
     "cites_superseded_as_current",
 ]
@@ -62,15 +63,29 @@ def citations_valid(answer: Answer, perimeter: Perimeter,
     return True
 
 
-def citation_support(answer: Answer, check: SupportCheck) -> float | None:
-    """ALCE-style precision: share of sentences whose numbers and names appear in the units they cite."""
+def record_support(record_date: Callable[[CitationRef], str | None]) -> SupportCheck:
+    """The verifier's value check for sentences rendered from catalog records (`CitedSentence.from_records`):
+    a date may also be the one the catalog records a cited unit in force from (`record_date`)."""
+
+    def check(sentence: str, cited: Sequence[Evidence]) -> bool:
+        dates = {e.ref: d for e in cited if (d := record_date(e.ref))}
+        return not check_values(sentence, cited, record_dates=dates)[1]
+
+    return check
+
+
+def citation_support(answer: Answer, check: SupportCheck, records: SupportCheck | None = None) -> float | None:
+    """ALCE-style precision: share of sentences whose numbers and names appear in the units they cite.
+
+    `records` checks the sentences rendered from catalog records (default: `check`, which knows no record).
+    """
     if answer.refused or not answer.sentences:
         return None
     evidence = {e.ref: e for e in answer.evidence}
     ok = 0
     for s in answer.sentences:
         cited = [evidence[r] for r in s.refs if r in evidence]
-        ok += bool(cited) and check(s.text, cited)
+        ok += bool(cited) and (records if s.from_records and records else check)(s.text, cited)
     return ok / len(answer.sentences)
 
 

@@ -15,12 +15,13 @@ from typing import Any
 from lexcite import config
 from lexcite.contract import CitationRef, Perimeter
 from lexcite.errors import CitationError
+from lexcite.eval import answers as am
 from lexcite.eval.baselines import claude_no_rag
 from lexcite.eval.golden import load_golden
 from lexcite.eval.run import EvalResult, Inside, evaluate
 from lexcite.ingest.catalog import Catalog
 
-__all__ = ["run_golden", "catalog_inside"]
+__all__ = ["run_golden", "catalog_inside", "catalog_record_date"]
 
 
 def catalog_inside(catalog: Catalog) -> Inside:
@@ -34,6 +35,18 @@ def catalog_inside(catalog: Catalog) -> Inside:
             return False
 
     return inside
+
+
+def catalog_record_date(catalog: Catalog) -> Callable[[CitationRef], str | None]:
+    """The date the catalog records a unit in force from (what a note on an amended unit may state)."""
+
+    def record_date(ref: CitationRef) -> str | None:
+        try:
+            return catalog.resolve(ref).valid_from
+        except CitationError:
+            return None
+
+    return record_date
 
 
 def run_golden(
@@ -70,8 +83,9 @@ def run_golden(
     no_rag = claude_no_rag(api_key, model) if api_key and with_answers else None
     with Searcher(home) as searcher:
         stored = searcher.manifest.get("thresholds", {}).get(stages_key(Stages()))
+        records = am.record_support(catalog_record_date(searcher.catalog))
         result = evaluate(questions, searcher, k, with_answers, inside=catalog_inside(searcher.catalog),
-                          no_rag=no_rag, as_of=as_of, on_question=on_question)
+                          records=records, no_rag=no_rag, as_of=as_of, on_question=on_question)
     generators = Counter(r["answer"]["generator"] for r in result.rows if r.get("answer") and r["answer"]["generator"])
     result.meta.update(golden=str(golden), split=split, as_of=as_of, calibrated=calibrate,
                        calibration=calibration or stored, generator=", ".join(generators) or None,

@@ -106,7 +106,7 @@ def _stage_row(res: SearchResult, q: GoldenQuestion, k: int, seconds: float) -> 
 
 
 def _answer_row(a: Answer, q: GoldenQuestion, p: Perimeter, support: am.SupportCheck,
-                inside: Inside | None) -> dict[str, Any]:
+                inside: Inside | None, records: am.SupportCheck | None = None) -> dict[str, Any]:
     check = (lambda ref: inside(ref, p)) if inside else None
     return {
         "text": a.text,
@@ -117,7 +117,7 @@ def _answer_row(a: Answer, q: GoldenQuestion, p: Perimeter, support: am.SupportC
         "generator": a.generator,
         "key_facts": am.key_fact_share(a, q),
         "citation_valid": am.citations_valid(a, p, check),
-        "citation_support": am.citation_support(a, support),
+        "citation_support": am.citation_support(a, support, records),
         "conflict_both_shown": am.conflict_both_shown(a, q),
         "superseded_cited": am.cites_superseded_as_current(a, p),
     }
@@ -148,6 +148,7 @@ def evaluate(
     ask: AskFn | None = None,
     support: am.SupportCheck | None = None,
     inside: Inside | None = None,
+    records: am.SupportCheck | None = None,
     no_rag: Callable[[str], str] | None = None,
     as_of: str | None = None,
     on_question: Callable[[int, int], None] | None = None,
@@ -158,7 +159,8 @@ def evaluate(
     (an open `index.search.Searcher`) whose `ranked` is not cut at k.
     `ablation` maps stage names to `Stages` values (default `index.search.ABLATION`);
     a "full" entry is added, searched with the searcher's defaults, when absent.
-    `ask` defaults to `answer.ask.ask`, `support` to the verifier's sentence check.
+    `ask` defaults to `answer.ask.ask`, `support` to the verifier's sentence check; `records` checks
+    sentences rendered from catalog records (`eval.answers.record_support`), default `support`.
     `no_rag` is a prompt -> text function for the no-RAG baseline (None: skipped).
 
     Raises:
@@ -189,7 +191,7 @@ def evaluate(
         for part, seconds in results[FULL].timings.items():
             waits.setdefault(f"{FULL}/{part}", []).append(seconds)
         if with_answers:
-            row.update(_answers(q, p, k, searcher, results, ask, support, inside, no_rag, waits))
+            row.update(_answers(q, p, k, searcher, results, ask, support, inside, records, no_rag, waits))
         rows.append(row)
         if on_question:
             on_question(i, len(questions))
@@ -197,8 +199,8 @@ def evaluate(
 
 
 def _answers(q: GoldenQuestion, p: Perimeter, k: int, searcher: Any, results: dict[str, SearchResult], ask: AskFn,
-             support: am.SupportCheck, inside: Inside | None, no_rag: Callable[[str], str] | None,
-             waits: dict[str, list[float]]) -> dict[str, Any]:
+             support: am.SupportCheck, inside: Inside | None, records: am.SupportCheck | None,
+             no_rag: Callable[[str], str] | None, waits: dict[str, list[float]]) -> dict[str, Any]:
     """The system's answer and the baselines' for one question, measured alike."""
     a, seconds = _timed(lambda: ask(q.question, p, k=k, searcher=searcher, trace=False), waits.setdefault("answer", []))
     baselines = {}
@@ -206,7 +208,7 @@ def _answers(q: GoldenQuestion, p: Perimeter, k: int, searcher: Any, results: di
         baselines["retrieval_only"] = _answer_row(retrieval_only(q.question, results[BM25]), q, p, support, inside)
     if no_rag is not None:
         baselines["no_rag"] = _answer_row(no_rag_answer(q.question, p, no_rag), q, p, support, inside)
-    return {"answer": {**_answer_row(a, q, p, support, inside), "ms": round(seconds * 1000, 2)},
+    return {"answer": {**_answer_row(a, q, p, support, inside, records), "ms": round(seconds * 1000, 2)},
             "baselines": baselines}
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from answer_helpers import AI_ACT, GUIDANCE, OMNIBUS, FixedSearcher, ai_act, guidance, omnibus, store
 
 from lexcite.answer import ask
-from lexcite.answer.conflicts import RULES, Relations, find_conflicts, unit_label
-from lexcite.contract import CitationRef, Evidence, Fact, Perimeter
+from lexcite.answer.conflicts import RULES, Relations, find_conflicts, former_conflict, unit_label
+from lexcite.contract import CitationRef, Conflict, Evidence, Fact, Perimeter
 
 pytestmark = pytest.mark.unit
 
@@ -97,6 +99,13 @@ class TestRelations:
         assert AI_ACT in rel.amends[OMNIBUS]
         assert "32018R1139" in rel.amends[OMNIBUS]
         assert rel.applies_from[OMNIBUS] == "2026-07-24"
+
+    def test_the_acts_a_derived_version_is_amended_by_are_not_acts_it_amends(self, catalog):
+        derived = ai_act(version="2026-07-27")
+        store(catalog, replace(derived, title="Regulation (EU) 2024/1689 amending Regulation (EU) 2018/1139 — "
+                                              "as amended by Regulation (EU) 2026/1744 (from 2026-07-27)"))
+        rel = Relations.from_catalog(catalog)
+        assert rel.amends[AI_ACT] == {"32018R1139"}
 
 
 class TestThroughAsk:
@@ -198,3 +207,57 @@ class TestVersions:
         facts[0] = fact(ORIG, "2026-08-02", "2 August 2026")
         conflicts, _ = find_conflicts(Q, [ev("S1", ORIG), ev("S2", AMEND)], facts, set(), rel, "2026-11-29")
         assert conflicts and conflicts[0].prevails == AMEND
+
+    def test_a_unit_of_the_amending_act_that_no_link_names_changes_nothing(self):
+        # Recital 40 of the Omnibus explains the new dates; it amends nothing, so it is not the other side of
+        # the amended Article 113, whatever its dates.
+        point_c = {"32026R1744@2026-07-24#art_1.pnt_40.pnt_b": frozenset({(AI_ACT, "art_113.pnt_c")})}
+        rel = Relations(amends={OMNIBUS: frozenset({AI_ACT})}, applies_from={OMNIBUS: "2026-07-27"},
+                        unit_targets=point_c)
+        recital = "32026R1744@2026-07-24#rct_40"
+        assert rel.targets_of(CitationRef.parse(recital)) == frozenset()
+        conflicts, _ = find_conflicts(
+            Q, [ev("S1", recital), ev("S2", ORIG)],
+            [fact(recital, "2027-12-02", "2 December 2027"), fact(ORIG, "2026-08-02", "2 August 2026")],
+            set(), rel, "2026-11-29")
+        assert conflicts == ()
+
+    def test_an_amending_unit_and_a_version_that_already_contains_it_are_one_text(self):
+        rel = Relations(amends={OMNIBUS: frozenset({AI_ACT})}, applies_from={OMNIBUS: "2026-07-27"},
+                        incorporates={(AI_ACT, "2026-07-27"): frozenset({OMNIBUS})})
+        derived = "32024R1689@2026-07-27#art_113.pnt_c.pnt_ii"
+        conflicts, _ = find_conflicts(
+            Q, [ev("S1", AMEND), ev("S2", derived)],
+            [fact(AMEND, "2027-12-02", "2 December 2027"), fact(derived, "2028-08-02", "2 August 2028")],
+            set(), rel, "2026-11-29")
+        assert conflicts == ()
+
+
+class TestFormer:
+    OLD, NEW = "32024R1689@2024-07-12#art_57.par_1", "32024R1689@2026-07-27#art_57.par_1"
+    OLD_TEXT = "1. Each Member State shall establish a sandbox, which shall be operational by 2 August 2026."
+    NEW_TEXT = "1. Each Member State shall establish a sandbox, which shall be operational by 2 August 2027."
+    Q = "By when must each Member State have a sandbox operational?"
+
+    def facts(self, old_subject: str = "sandbox operational") -> list[Fact]:
+        at = self.OLD_TEXT.index("2 August")
+        return [Fact("date", "2026-08-02", "date", "2 August 2026", old_subject, CitationRef.parse(self.OLD), at,
+                     at + 13),
+                Fact("date", "2027-08-02", "date", "2 August 2027", "sandbox operational", CitationRef.parse(self.NEW),
+                     at, at + 13)]
+
+    def test_a_changed_value_of_the_same_subject_gives_former_and_current_values(self):
+        c = former_conflict(self.Q, (CitationRef.parse(self.OLD), self.OLD_TEXT),
+                            (CitationRef.parse(self.NEW), self.NEW_TEXT), self.facts(), set())
+        assert c == Conflict("date", (("2 August 2026", self.OLD), ("2 August 2027", self.NEW)), self.NEW,
+                             RULES["amending"])
+
+    def test_a_value_of_another_subject_gives_the_two_texts(self):
+        c = former_conflict(self.Q, (CitationRef.parse(self.OLD), self.OLD_TEXT),
+                            (CitationRef.parse(self.NEW), self.NEW_TEXT), self.facts("annual report commission"), set())
+        assert c.fact_kind == "text" and c.values == ((self.OLD_TEXT, self.OLD), (self.NEW_TEXT, self.NEW))
+        assert c.prevails == self.NEW
+
+    def test_the_same_text_is_no_conflict(self):
+        assert former_conflict("What is a sandbox?", (CitationRef.parse(self.OLD), self.OLD_TEXT),
+                               (CitationRef.parse(self.NEW), self.OLD_TEXT), [], set()) is None

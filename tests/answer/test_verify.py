@@ -197,3 +197,22 @@ class TestValues:
 
     def test_an_exponent_written_by_the_parsers_is_a_power(self):
         assert [(v.kind, v.value) for v in read_values("greater than 10^25")] == [("power", "10^25")]
+
+
+class TestRecordDates:
+    """Rule 4: in a sentence rendered by code, a date may be the one the catalog records a cited unit in force from."""
+
+    EV = (Evidence("S1", CitationRef.parse("32024R1689@2026-07-27#art_4.par_1"), "Article 4(1)",
+                   "1. Providers and deployers of AI systems shall take measures to support AI literacy.", "current",
+                   True, ""),)
+    DATES = {CitationRef.parse("32024R1689@2026-07-27#art_4.par_1"): "2026-07-27"}
+
+    def test_the_recorded_date_is_supported_and_no_other(self):
+        assert verify("Article 4 applies in this wording from 27 July 2026. [S1]", self.EV, Perimeter(),
+                      record_dates=self.DATES).ok
+        wrong = verify("Article 4 applies in this wording from 2 August 2026. [S1]", self.EV, Perimeter(),
+                       record_dates=self.DATES)
+        assert not wrong.ok and "a date that does not appear" in wrong.reason
+
+    def test_without_record_dates_the_same_sentence_is_refused(self):
+        assert not verify("Article 4 applies in this wording from 27 July 2026. [S1]", self.EV, Perimeter()).ok

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from lexcite.contract import Answer, CitationRef, CitedSentence, Conflict, Evidence, Perimeter
@@ -69,6 +71,21 @@ class TestCitationValidity:
 def test_citation_support_is_share_of_supported_sentences():
     a = answer(("Applies from 2 August 2026.", [R]), ("Fine of 35 million.", [R]), evidence=[ev(R)])
     assert am.citation_support(a, am.verifier_support) == 0.5  # 35 million is not in the unit
+
+
+def test_a_sentence_rendered_from_records_may_state_the_recorded_date_and_no_other():
+    note = CitedSentence("Article 113 was amended, applicable from 27 July 2026.", (CitationRef.parse(R),),
+                         from_records=True)
+    wrong = CitedSentence("Article 113 was amended, applicable from 28 July 2026.", (CitationRef.parse(R),),
+                          from_records=True)
+    records = am.record_support(lambda ref: "2026-07-27")
+    a = Answer(question="Q?", sentences=(note,), evidence=(ev(R),))
+    assert am.citation_support(a, am.verifier_support, records) == 1.0
+    assert am.citation_support(a, am.verifier_support) == 0.0  # without the record the date is unsupported
+    assert am.citation_support(replace(a, sentences=(wrong,)), am.verifier_support, records) == 0.0
+    # a generator's sentence never gets the record date
+    prose = CitedSentence(note.text, note.refs)
+    assert am.citation_support(replace(a, sentences=(prose,)), am.verifier_support, records) == 0.0
 
 
 class TestConflict:
