@@ -275,7 +275,13 @@ def former_conflicts(question: str, amendments: Sequence[Amendment], catalog: Ca
                      answer_kinds: set[str], shown: Sequence[Conflict] = ()) -> tuple[Conflict, ...]:
     """The former text (or value) of each amended provision beside the current one; none for a provision
     that a conflict among admitted units already shows in both versions."""
-    pairs = [(a.former, cur) for a in amendments if a.former is not None for cur in a.current]
+    pairs: list[tuple[CitationRef, CitationRef]] = []
+    for a in amendments:
+        if a.former is None:
+            continue
+        # the whole provision against its whole former self (Article 4 then and now), else unit by unit
+        pairs += [(a.former, a.target)] if a.former.unit == a.target.unit else [(a.former, c) for c in a.current]
+    pairs = list(dict.fromkeys(pairs))
     if not pairs:
         return ()
     facts: list[Fact] = catalog.facts(refs=[r for pair in pairs for r in pair], language=language)

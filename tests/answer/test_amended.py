@@ -158,7 +158,8 @@ class TestTheFormerText:
         a = answer(catalog, Q_LITERACY, (AI, "art_4.par_1"))
         (c,) = a.conflicts
         (old, old_ref), (new, new_ref) = c.values
-        assert c.fact_kind == "text" and old_ref == f"{AI}@{ORIG}#art_4" and new_ref == f"{AI}@{AMENDED}#art_4.par_1"
+        # the whole replaced Article 4 against the whole former Article 4
+        assert c.fact_kind == "text" and old_ref == f"{AI}@{ORIG}#art_4" and new_ref == f"{AI}@{AMENDED}#art_4"
         assert "to ensure, to their best extent, a sufficient level of AI literacy" in old
         assert "does not require providers or deployers to guarantee any specific level" in new
         assert c.prevails == new_ref and c.rule == RULES["amending"]
@@ -180,7 +181,7 @@ class TestTheFormerText:
             doc = store.get(a.trace_id)
         assert [e["ref"] for e in doc["evidence"]] == [f"{AI}@{AMENDED}#art_4.par_1", f"{OMNI}@2026-07-24#art_1.pnt_5"]
         assert [v["ref"] for v in doc["trace"]["conflicts"][0]["values"]] == [f"{AI}@{ORIG}#art_4",
-                                                                              f"{AI}@{AMENDED}#art_4.par_1"]
+                                                                              f"{AI}@{AMENDED}#art_4"]
         assert [v["idx"] for v in doc["verdicts"]] == list(range(len(a.sentences)))
         assert re.search(r"27 July 2026", doc["trace"]["answer"]["answer"])
 
