@@ -30,7 +30,7 @@ from lexcite import config
 from lexcite.errors import IndexMismatch
 from lexcite.index.bm25 import BM25_PARAMS, TOKENIZER
 from lexcite.index.chunks import DEFAULT_GRANULARITY, Passage, chunk_id, chunk_texts, passages
-from lexcite.index.dense import DenseStore, backend_name, metadata, open_client
+from lexcite.index.dense import DenseStore, backend_name, metadata, open_client, same_backend
 from lexcite.index.embed import DEFAULT_EMBEDDER, Embedder, get_embedder
 from lexcite.index.rerank import parse_spec
 from lexcite.ingest.catalog import Catalog
@@ -186,10 +186,11 @@ def build(
         rr_emb = get_embedder(rr_arg) if kind == "embedder" and not reuse else None
 
         client = open_client(home, url)
-        backend = backend_name(home, url)
+        backend = backend_name(url)
         dense_name = collection_name("dense", emb_name, gran)
         rr_name = dense_name if reuse else (collection_name("rerank", rr_arg, gran) if rr_emb else None)
-        same = old is not None and old.get("backend") == backend and old.get("format") == MANIFEST_FORMAT
+        same = (old is not None and same_backend(old.get("backend", ""), backend)
+                and old.get("format") == MANIFEST_FORMAT)
         old_dense = old["passages"] if same and old.get("collection") == dense_name else {}
         old_rr = old.get("rerank_passages", {}) if same and old.get("rerank_collection") == rr_name else {}
         if rebuild or not old_dense:
@@ -270,6 +271,6 @@ def check(manifest: dict[str, Any] | None, state: str, embedder: str | None = No
     if embedder and manifest["embedder"] != embedder:
         raise IndexMismatch(f"the index was built with embedder {manifest['embedder']!r}, not {embedder!r}; "
                             f"{FIX} --embedder {embedder}")
-    if backend and manifest["backend"] != backend:
+    if backend and not same_backend(manifest["backend"], backend):
         raise IndexMismatch(f"the index was built on {manifest['backend']}, not {backend}; {FIX}")
     return manifest

@@ -20,13 +20,20 @@ from lexcite.errors import ConfigError
 from lexcite.index.chunks import Passage, unit_key
 from lexcite.index.perimeter import OPEN_END, date_int, tag_key
 
-__all__ = ["DenseStore", "metadata", "open_client", "backend_name"]
+__all__ = ["DenseStore", "metadata", "open_client", "backend_name", "same_backend"]
 
 _BATCH = 1000
 
 
-def backend_name(home: Path, url: str | None) -> str:
-    return url if url else f"embedded:{(home / 'chroma').resolve()}"
+def backend_name(url: str | None) -> str:
+    """The Chroma server's URL, or "embedded": the store under the home, wherever the home is (a home
+    copied or moved keeps its index)."""
+    return url if url else "embedded"
+
+
+def same_backend(recorded: str, backend: str) -> bool:
+    """Whether a manifest's backend is `backend`; manifests before 2026-11 name the embedded store's path."""
+    return recorded == backend or (backend == "embedded" and recorded.startswith("embedded:"))
 
 
 def open_client(home: Path, url: str | None) -> Any:

@@ -112,7 +112,7 @@ class Searcher:
         self.params = params
         try:
             self.manifest = check(load_manifest(self.home), self.catalog.state(), embedder,
-                                  backend_name(self.home, url))
+                                  backend_name(url))
             self.embedder_name = self.manifest["embedder"]
             self.reranker_spec = reranker or self.manifest["reranker"]
             records = list(self.catalog.records())

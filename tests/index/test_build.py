@@ -46,6 +46,27 @@ def test_reindexing_an_unchanged_catalog_embeds_nothing(home):
     assert again.embedded == 0 and again.unchanged == first.passages
 
 
+def test_a_copied_home_keeps_its_index(home, tmp_path):
+    import json
+    import shutil
+
+    with Catalog(home / "catalog.sqlite") as c:
+        store(c, ai_act())
+        first = _build(home, c)
+    copy = tmp_path / "copy"
+    shutil.copytree(home, copy)
+    with Searcher(copy, chroma_url="") as s:
+        assert s.search("AI literacy of staff", Perimeter(), stages=ABLATION["hybrid"]).ranked
+    with Catalog(copy / "catalog.sqlite") as c:
+        assert _build(copy, c).unchanged == first.passages  # nothing re-embedded
+    # a manifest written before the embedded backend stopped naming its path still matches
+    m = load_manifest(copy)
+    m["backend"] = f"embedded:{home / 'chroma'}"
+    (copy / "index" / "manifest.json").write_text(json.dumps(m))
+    with Searcher(copy, chroma_url="") as s:
+        assert s.search("AI literacy of staff", Perimeter(), stages=ABLATION["hybrid"]).ranked
+
+
 def test_after_ingest_only_changed_units_are_re_embedded(home):
     with Catalog(home / "catalog.sqlite") as c:
         store(c, ai_act())
