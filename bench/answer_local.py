@@ -38,27 +38,12 @@ from collections import Counter
 from pathlib import Path
 
 from lexcite.answer.ask import ask
-from lexcite.answer.draft import MARKER, Draft
+from lexcite.answer.draft import Draft
 from lexcite.answer.generate_local import LocalGenerator
 from lexcite.answer.verify import verify
 from lexcite.eval.golden import load_golden
+from lexcite.eval.number_judge import foreign_numbers
 from lexcite.index.search import Searcher
-
-_NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:[  ,.]\d{3})+(?!\d)|\d+(?:[.,]\d+)?")
-_REFERENCE = re.compile(r"\b(?:Articles?|Annex(?:es)?|paragraphs?|points?|Chapters?|Sections?|recitals?)\s+"
-                        r"\d+[a-z]?(?:\(\d+[a-z]?\))*(?:\([a-z]+\))*|\(\d+[a-z]?\)|\d{2,4}/\d{1,4}", re.I)
-# Spelled-out numbers ("six months", "three years") are numbers too: "six" and "6" are one value.
-_NAMES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-          "seventeen eighteen nineteen twenty").split()
-_WORDS = {w: str(n) for n, w in enumerate(_NAMES)}
-_WORDS |= {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "ninety": "90", "hundred": "100"}
-_WORD = re.compile(r"\b(" + "|".join(_WORDS) + r")\b", re.I)
-
-
-def numbers(text: str) -> set[str]:
-    text = _REFERENCE.sub(" ", MARKER.sub(" ", text))
-    found = {re.sub(r"[  ,.](?=\d{3}\b)", "", m) for m in _NUMBER.findall(text)}
-    return found | {_WORDS[w.lower()] for w in _WORD.findall(text)}
 
 
 def reason_kind(reason: str) -> str:
@@ -149,8 +134,7 @@ def main() -> None:
             c[f"drafts failing verification ({path})"] += not checked.ok
             for v in checked.verdicts:
                 cited = [by_sid[x] for x in v.sids if x in by_sid]
-                found = set().union(*(numbers(e.text) for e in cited)) if cited else set()
-                foreign = sorted(numbers(v.sentence) - found)
+                foreign = sorted(foreign_numbers(v.sentence, cited, titles=False))
                 c[f"sentences ({path})"] += 1
                 c[f"sentences refused ({path})"] += not v.ok
                 for r in dict.fromkeys(reason_kind(x) for x in v.reasons):
