@@ -28,6 +28,7 @@ import re
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from lexcite.contract import CitationRef, CitedSentence, Conflict, Evidence, Fact
 from lexcite.ingest.facts import fact_key
@@ -59,6 +60,20 @@ _VALUE_CLASS = {"date": "date", "month": "date", "period": "period", "amount": "
                 "power": "power"}
 
 
+_V = TypeVar("_V")
+
+
+def _nearest(by_ref: dict[str, _V], amending: CitationRef) -> _V | None:
+    """The value stored for `amending`'s unit, else for its nearest ancestor that has one (point (40)(b) -> (40))."""
+    unit = amending.unit
+    while unit:
+        found = by_ref.get(str(CitationRef(amending.act, amending.version, unit)))
+        if found:
+            return found
+        unit = unit.rpartition(".")[0]
+    return None
+
+
 @dataclass(frozen=True)
 class Relations:
     """Which act amends which, and from when: read from the catalog (amendment links, titles
@@ -80,12 +95,9 @@ class Relations:
         """What an amending unit changes (its own links, else its nearest ancestor's, else its parts');
         empty when its act has links and none is this unit's (a recital changes nothing); None when no
         link of its act is stored."""
-        unit = amending.unit
-        while unit:
-            found = self.unit_targets.get(str(CitationRef(amending.act, amending.version, unit)))
-            if found:
-                return found
-            unit = unit.rpartition(".")[0]
+        found = _nearest(self.unit_targets, amending)
+        if found:
+            return found
         prefix = str(amending) + "."
         parts = [t for key, ts in self.unit_targets.items() if key.startswith(prefix) for t in ts]
         if parts:
@@ -95,13 +107,7 @@ class Relations:
 
     def start_of(self, amending: CitationRef) -> str | None:
         """When an amending unit applies: its own link's date (or its nearest ancestor's), else its act's."""
-        unit = amending.unit
-        while unit:
-            found = self.unit_applies_from.get(str(CitationRef(amending.act, amending.version, unit)))
-            if found:
-                return found
-            unit = unit.rpartition(".")[0]
-        return self.applies_from.get(amending.act)
+        return _nearest(self.unit_applies_from, amending) or self.applies_from.get(amending.act)
 
     @classmethod
     def from_catalog(cls, catalog: object) -> Relations:
