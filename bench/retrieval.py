@@ -183,7 +183,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--queries-only", type=Path, metavar="HOME",
+                    help="Only the query latency table, on the index already built in HOME; prints, writes nothing.")
     args = ap.parse_args()
+    if args.queries_only:
+        q_rows, _ = bench_queries(args.queries_only, 1)
+        print("\n".join([f"load average {os.getloadavg()[0]:.1f}", "| stages | p50 | p95 | per stage p50/p95 |",
+                         "|---|---:|---:|---|", *q_rows]))
+        return
     corpus = corpus_dir()
     if corpus is None:
         sys.exit("../shared/corpus/raw is not beside the checkout")

@@ -120,7 +120,7 @@ class Searcher:
             self._pos = {p.key: i for i, p in enumerate(self.passages)}
             self._mask = RecordMask([p.record for p in self.passages])
             self._bm25 = BM25Index([p.text for p in self.passages])
-            self._value_kinds = [frozenset(v.kind for v in read_values(p.body)) for p in self.passages]
+            self._value_kinds: dict[int, frozenset[str]] = {}  # filled on demand (see `value_kinds`)
             self._groups: dict[tuple[str, str, str, str], list[int]] = {}
             for i, p in enumerate(self.passages):
                 u = p.record.unit
@@ -271,9 +271,8 @@ class Searcher:
         if stages.binding_priority and final:
             # Binding text first, and in it the operative provisions: guidance is not law, and recitals give
             # reasons without binding force (they cannot derogate from the articles). Bonuses are in units of
-            # the final scale: 1 for a cosine or a probability, the rank-1 share 1/(k+1) for RRF, the best
-            # score of this query for BM25 (whose scale varies per query).
-            unit = {"rrf": 1.0 / (P.rrf_k + 1), "bm25": max(final.values())}.get(scale, 1.0)
+            # the final scale (`_bonus_unit`).
+            unit = self._bonus_unit(scale, final)
             for i in final:
                 u = self.passages[i].record.unit
                 bonus = (P.binding_bonus + (P.operative_bonus if u.kind != "recital" else 0.0)) * unit \
@@ -283,9 +282,9 @@ class Searcher:
                     scores.setdefault(i, {})["binding_bonus"] = bonus
         if asked and final:
             # "When ...?" is answered by a passage that states a date, "how much ...?" by one with an amount.
-            unit = {"rrf": 1.0 / (P.rrf_k + 1), "bm25": max(final.values())}.get(scale, 1.0)
+            unit = self._bonus_unit(scale, final)
             for i in final:
-                if asked & self._value_kinds[i]:
+                if asked & self.value_kinds(i):
                     final[i] += P.value_bonus * unit
                     scores.setdefault(i, {})["value_bonus"] = P.value_bonus * unit
         ranked_idx = sorted(final, key=lambda i: (-final[i], self._pos[self.passages[i].key]))
@@ -305,6 +304,19 @@ class Searcher:
                             discarded=tuple(discarded), timings=timings)
 
     # -- helpers ---------------------------------------------------------------
+
+    def _bonus_unit(self, scale: str, final: dict[int, float]) -> float:
+        """One unit of the final score scale, that bonuses are multiples of: 1 for a cosine or a probability,
+        the rank-1 share 1/(k+1) for RRF, the best score of this query for BM25 (whose scale varies per query)."""
+        return {"rrf": 1.0 / (self.params.rrf_k + 1), "bm25": max(final.values())}.get(scale, 1.0)
+
+    def value_kinds(self, i: int) -> frozenset[str]:
+        """The kinds of value passage `i` states (dates, amounts, ...), read once, when a question first asks
+        for a value and the passage is a candidate: reading all passages would slow every start-up."""
+        kinds = self._value_kinds.get(i)
+        if kinds is None:
+            kinds = self._value_kinds[i] = frozenset(v.kind for v in read_values(self.passages[i].body))
+        return kinds
 
     def _siblings(self, i: int, mask: np.ndarray) -> list[int]:
         """Other passages of the same article (or annex, recital group), nearest first, inside the mask."""
