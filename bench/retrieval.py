@@ -28,6 +28,7 @@ import numpy as np  # noqa: E402
 
 from lexcite.config import corpus_dir  # noqa: E402
 from lexcite.contract import Perimeter, Unit  # noqa: E402
+from lexcite.errors import LexciteError  # noqa: E402
 from lexcite.eval.golden import default_golden_path, load_golden  # noqa: E402
 from lexcite.index.bm25 import BM25Index  # noqa: E402
 from lexcite.index.build import build  # noqa: E402
@@ -187,7 +188,10 @@ def main() -> None:
                     help="Only the query latency table, on the index already built in HOME; prints, writes nothing.")
     args = ap.parse_args()
     if args.queries_only:
-        q_rows, _ = bench_queries(args.queries_only, 1)
+        try:
+            q_rows, _ = bench_queries(args.queries_only, 1)
+        except LexciteError as e:
+            sys.exit(f"error: {args.queries_only}: {e}")
         print("\n".join([f"load average {os.getloadavg()[0]:.1f}", "| stages | p50 | p95 | per stage p50/p95 |",
                          "|---|---:|---:|---|", *q_rows]))
         return
