@@ -15,9 +15,8 @@ DEFAULT_CLAUDE_MODEL = "claude-sonnet-5-5"
 
 
 def home() -> Path:
-    path = Path(os.environ.get("LEXCITE_HOME", ".lexcite"))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    """LEXCITE_HOME (default .lexcite); created by the first write, so reading a mistyped one adds nothing."""
+    return Path(os.environ.get("LEXCITE_HOME", ".lexcite"))
 
 
 def cellar_url() -> str:

@@ -70,6 +70,9 @@ def manifest_path(home: Path) -> Path:
     return home / "index" / "manifest.json"
 
 
+NO_INDEX = "no index in this LEXCITE_HOME; run `lexcite index` (after `lexcite ingest`)"
+
+
 def load_manifest(home: Path) -> dict[str, Any] | None:
     path = manifest_path(home)
     if not path.exists():
@@ -262,7 +265,7 @@ def check(manifest: dict[str, Any] | None, state: str, embedder: str | None = No
         IndexMismatch: no index, or one built from another catalog state, model or backend.
     """
     if manifest is None:
-        raise IndexMismatch("no index in this LEXCITE_HOME; run `lexcite index` (after `lexcite ingest`)")
+        raise IndexMismatch(NO_INDEX)
     if manifest.get("format") != MANIFEST_FORMAT:
         raise IndexMismatch(f"index format {manifest.get('format')} is not {MANIFEST_FORMAT}; {FIX}")
     if manifest["catalog_state"] != state:

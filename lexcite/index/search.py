@@ -27,9 +27,9 @@ import numpy as np
 
 from lexcite import config
 from lexcite.contract import Candidate, CitationRef, Hit, Perimeter, SearchResult
-from lexcite.errors import ConfigError
+from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.bm25 import BM25Index
-from lexcite.index.build import check, load_manifest
+from lexcite.index.build import NO_INDEX, check, load_manifest
 from lexcite.index.chunks import Passage, passages
 from lexcite.index.dense import DenseStore, backend_name, open_client
 from lexcite.index.embed import get_embedder
@@ -107,11 +107,14 @@ class Searcher:
                  reranker: str | None = None, params: Params = Params(), catalog: Catalog | None = None):
         self.home = home or config.home()
         url = chroma_url if chroma_url is not None else config.chroma_url()
+        manifest = load_manifest(self.home)
+        if manifest is None:  # said before opening the catalog, which would leave an empty one in a mistyped home
+            raise IndexMismatch(NO_INDEX)
         self._own_catalog = catalog is None
         self.catalog = catalog or Catalog(self.home / "catalog.sqlite")
         self.params = params
         try:
-            self.manifest = check(load_manifest(self.home), self.catalog.state(), embedder,
+            self.manifest = check(manifest, self.catalog.state(), embedder,
                                   backend_name(url))
             self.embedder_name = self.manifest["embedder"]
             self.reranker_spec = reranker or self.manifest["reranker"]

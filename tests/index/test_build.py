@@ -115,6 +115,12 @@ def test_searching_without_an_index_says_to_build_one(home):
         Searcher(home, chroma_url="", catalog=c)
 
 
+def test_a_mistyped_home_is_left_as_it_was(tmp_path):
+    with pytest.raises(IndexMismatch, match="no index in this LEXCITE_HOME"):
+        Searcher(tmp_path, chroma_url="")
+    assert list(tmp_path.iterdir()) == []  # no empty catalog created on the way
+
+
 def test_unknown_embedder_is_a_config_error_listing_the_choices(home):
     with Catalog(home / "catalog.sqlite") as c, pytest.raises(ConfigError, match="minilm, use, e5"):
         _build(home, c, embedder="bert-huge")
