@@ -371,3 +371,4 @@ class SearchResult:
     stage_hits: dict[str, tuple[Hit, ...]] = field(default_factory=dict)  # per retriever / stage
     discarded: tuple[tuple[str, str], ...] = ()  # (ref, reason)
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
+    outside: tuple[str, ...] = ()  # laws the question is asked under that the catalog lacks (index/scope.py)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from lexcite.answer.draft import split_sentences
 from lexcite.contract import REFUSAL, Answer, Evidence, Perimeter, SearchResult
+from lexcite.index.scope import refusal_reason
 
 __all__ = ["build_evidence", "describe_perimeter", "no_evidence_answer", "refused_answer", "REFUSAL",
            "instruction_like", "supporting_text"]
@@ -95,7 +96,9 @@ def refused_answer(question: str, perimeter: Perimeter, reason: str, *, evidence
 
 def no_evidence_answer(question: str, result: SearchResult) -> Answer:
     """Invariant 2: nothing admitted -> the fixed refusal, naming what was searched and why nothing qualified."""
-    if not result.ranked:
+    if result.outside:
+        why = refusal_reason(result.outside)
+    elif not result.ranked:
         why = "no unit in the perimeter matched the question"
     else:
         best = max(c.score for c in result.ranked)

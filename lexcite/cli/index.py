@@ -21,6 +21,7 @@ from lexcite.cli._options import (
     perimeter_from_options,
 )
 from lexcite.contract import SearchResult
+from lexcite.index.scope import refusal_reason
 
 
 @app.command()
@@ -99,11 +100,13 @@ def search(
 
     perimeter = perimeter_from_options(act, language, as_of, include_superseded, binding_only, access_tag)
     with Searcher() as searcher:
-        result = searcher.search(question, perimeter, k=k, stages=replace(Stages(), threshold=not no_threshold))
+        result = searcher.search(question, perimeter, k=k, stages=replace(Stages(), threshold=not no_threshold,
+                                                                       scope=not no_threshold))
     rows = stage_table(result)
     if as_json:
         print(json.dumps({"query": question, "perimeter": perimeter.to_dict(), "threshold": result.threshold,
-                          "abstained": result.abstained, "ranked": rows[:k] if not explain else rows,
+                          "abstained": result.abstained, "outside": list(result.outside),
+                          "ranked": rows[:k] if not explain else rows,
                           "discarded": [{"ref": r, "reason": why} for r, why in result.discarded] if explain else [],
                           "timings_ms": {s: round(v * 1000, 2) for s, v in result.timings.items()}},
                          ensure_ascii=False))
@@ -112,13 +115,16 @@ def search(
 
 
 def _print_result(result: SearchResult, rows: list[dict], k: int, explain: bool) -> None:
-    if result.abstained:
+    if result.outside:
+        out.print(f"[yellow]nothing admitted[/yellow]: {refusal_reason(result.outside)}")
+    elif result.abstained:
         line = f"threshold {result.threshold:.4f}" if result.threshold is not None else "no candidate"
         out.print(f"[yellow]nothing admitted[/yellow] ({line}): the documents in this perimeter do not answer it")
     table = Table("#", "reference", "title", "score", "stages", "link")
     for row in rows[:k]:
         stages = " ".join(f"{s}={v:.3g}" for s, v in row["stages"].items() if s != "sibling_of")
-        mark = "" if row["admitted"] else " [dim](below threshold)[/dim]"
+        mark = "" if row["admitted"] else " [dim](not admitted)[/dim]" if result.outside else \
+            " [dim](below threshold)[/dim]"
         via = " [dim]sibling[/dim]" if row["via"] == "sibling" else ""
         table.add_row(str(row["rank"]), row["ref"] + via, (row["title"] or "")[:50], f"{row['score']:.4f}{mark}",
                       stages, row["link"])

@@ -9,5 +9,6 @@
     rerank.py     cross-encoder / second-embedder / no reranking
     build.py      `lexcite index`: incremental embedding and the manifest
     calibrate.py  the abstention threshold, from dev questions only
+    scope.py      the laws a question is asked under that the catalog lacks (abstain, naming them)
     search.py     the pipeline: Searcher, Stages, ABLATION, search()
 """

@@ -10,7 +10,9 @@ admitted. It is measured, not chosen:
    cross-encoder (its activation decides), an RRF sum for plain hybrid, a BM25
    score for BM25 alone.
 2. Answerable questions are those with behavior `answer` or `conflict` whose
-   expected acts are in the catalog; `abstain` questions should abstain.
+   expected acts are in the catalog; `abstain` questions should abstain. A question
+   asked under a law the catalog lacks abstains whatever its score (index/scope.py)
+   and is left out.
 3. Candidate thresholds are the midpoints between consecutive distinct top
    scores. A question abstains when its top score is below the threshold.
 4. Keep the thresholds that wrongly abstain on at most 10% of the answerable
@@ -136,6 +138,9 @@ def calibrate(golden: Path | None = None, *, home: Path | None = None, catalog: 
                     skipped += 1
                     continue
                 r = searcher.search(q.question, q.perimeter, k=6, stages=replace(stages, threshold=False))
+                if r.outside:  # refused by the scope check whatever the threshold: nothing to learn from it
+                    skipped += 1
+                    continue
                 top = r.ranked[0].score if r.ranked else -math.inf
                 (no if q.behavior == "abstain" else ok).append(top)
             t, correct, wrong = choose_threshold(ok, no)

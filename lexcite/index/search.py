@@ -36,6 +36,7 @@ from lexcite.index.embed import get_embedder
 from lexcite.index.fuse import RRF_K, rrf
 from lexcite.index.perimeter import RecordMask, where
 from lexcite.index.rerank import Reranker, load_reranker
+from lexcite.index.scope import Scope, refusal_reason
 from lexcite.ingest.catalog import Catalog
 from lexcite.question import cues
 from lexcite.values import read_values
@@ -54,6 +55,7 @@ class Stages:
     binding_priority: bool = True
     value_priority: bool = True
     threshold: bool = True
+    scope: bool = True  # abstain on a question asked under a law the catalog lacks (scope.py)
 
 
 @dataclass(frozen=True)
@@ -89,9 +91,12 @@ ABLATION: dict[str, Stages] = {
 }
 
 
+_ADMISSION = ("threshold", "scope")  # stages that decide admission, not the order
+
+
 def stages_key(stages: Stages) -> str:
     """The ranking part of a Stages value (threshold aside): what a calibrated threshold belongs to."""
-    on = [f.name for f in fields(Stages) if f.name != "threshold" and getattr(stages, f.name)]
+    on = [f.name for f in fields(Stages) if f.name not in _ADMISSION and getattr(stages, f.name)]
     return "+".join(on) or "none"
 
 
@@ -134,6 +139,7 @@ class Searcher:
             self._reranker: Reranker | None = None
             self._reranker_loaded = False
             self._client = client
+            self._scope = Scope(v.title for v in self.catalog.versions())
         except BaseException:
             self.close()
             raise
@@ -293,9 +299,12 @@ class Searcher:
         ranked_idx = sorted(final, key=lambda i: (-final[i], self._pos[self.passages[i].key]))
         ranked = tuple(self._candidate(i, final[i], scores.get(i, {}), via[i]) for i in ranked_idx)
         threshold = self.threshold_for(stages) if stages.threshold else None
+        outside = self._scope.outside(query) if stages.scope else ()
         admitted = []
         for n, c in enumerate(ranked, start=1):
-            if n > k:
+            if outside:
+                discarded.append((str(c.ref), refusal_reason(outside)))
+            elif n > k:
                 discarded.append((str(c.ref), f"rank {n} beyond k={k}"))
             elif threshold is not None and c.score < threshold:
                 discarded.append((str(c.ref), f"score {c.score:.4f} below the threshold {threshold:.4f}"))
@@ -304,7 +313,7 @@ class Searcher:
         timings["total"] = time.perf_counter() - t_all
         return SearchResult(query=query, perimeter=perimeter, ranked=ranked, admitted=tuple(admitted),
                             threshold=threshold, abstained=not admitted, stage_hits=stage_hits,
-                            discarded=tuple(discarded), timings=timings)
+                            discarded=tuple(discarded), timings=timings, outside=outside)
 
     # -- helpers ---------------------------------------------------------------
 

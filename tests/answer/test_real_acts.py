@@ -94,6 +94,11 @@ class TestRealActs:
         assert a.refused and a.text == REFUSAL
         assert a.cited() == ()
 
+    def test_a_question_asked_under_an_act_not_ingested_is_refused_naming_it(self, home):
+        a = answer("Under the Data Act, can owners of a connected car demand the data the car generates?")
+        assert a.refused and a.text == REFUSAL and a.cited() == ()
+        assert "asked under the Data Act, which the catalog does not hold" in a.refusal_reason
+
     def test_conflicting_dates_in_the_act_and_its_amendment_are_both_shown(self, home):
         # Ingesting the Omnibus derives the amended AI Act (2026-07-27) and supersedes the original. The
         # index ranks the two versions of Article 113(c) apart for every phrasing tried, so the admitted

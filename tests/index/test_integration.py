@@ -87,3 +87,22 @@ def test_omnibus_amendment_is_retrieved_for_the_new_annex_iii_date(real_index):
                           Perimeter(acts=(OMNIBUS,)), stages=NO_THRESHOLD)
     assert r.ranked and all(c.ref.act == OMNIBUS for c in r.ranked)
     assert any(c.ref.unit.startswith("art_1.pnt_40") for c in r.ranked[:6])
+
+
+def test_a_question_asked_under_a_law_the_catalog_lacks_admits_nothing_and_says_which(real_index):
+    q = "Under the Data Act, can owners of a connected car demand the data the car generates?"
+    r = real_index.search(q, Perimeter(), stages=NO_THRESHOLD)
+    assert r.outside == ("Data Act",) and r.abstained and r.admitted == ()
+    assert r.ranked, "the ranking is still computed, for --explain"
+    assert {why for _, why in r.discarded} >= {
+        "the question is asked under the Data Act, which the catalog does not hold (ingest it to ask about it)"}
+    unchecked = real_index.search(q, Perimeter(), stages=replace(NO_THRESHOLD, scope=False))
+    assert unchecked.outside == () and unchecked.admitted  # the switch the ablation and --no-threshold use
+
+
+def test_a_question_under_a_held_act_is_not_refused_by_the_scope_check(real_index):
+    for q in ("Under the EU AI Act, which practices are prohibited?",
+              "If our AI product meets the Cyber Resilience Act, must we still show it meets the AI Act's "
+              "cybersecurity requirement?"):
+        r = real_index.search(q, Perimeter(), stages=NO_THRESHOLD)
+        assert r.outside == () and r.admitted, q

@@ -1,0 +1,93 @@
+"""Laws a question names that the catalog does not hold.
+
+"Under the Data Act, can car owners demand the data?" is not answered by the AI Act, however close
+its words come, yet retrieval alone still ranks AI Act paragraphs, and near the threshold. So the
+laws a question names — "... Act", "... Directive", "... Regulation", "Germany's national law" —
+are looked up among the catalog's acts by their short titles ("Artificial Intelligence Act") and
+the usual short forms ("AI Act", "GDPR"). A law that no act carries makes the search abstain and
+say which law is missing — the fix is to ingest it, not to answer from another act — when the
+question is asked under it ("under the Data Act", "according to ...") or names no other law. A
+question that names it beside a law the catalog holds ("if we meet the Cyber Resilience Act, must
+we still show the AI Act's ...?") is about the held one, and goes on.
+
+Acts cited only by number ("Directive (EU) 2019/1937") are not checked: the catalog's texts cite
+many acts it does not hold, and a question about such a citation can be answered from them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from lexcite.question import STOPWORDS
+
+__all__ = ["named_laws", "short_forms", "Scope", "refusal_reason"]
+
+# one to five capitalised words before the kind of act: "Cyber Resilience Act", "Platform Work Directive"
+_NAMED_ACT = re.compile(r"\b(?:[A-Z][\w-]*\s+){1,5}(?:Act|Directive|Regulation)\b")
+# a state's own law: "Germany's national law", "Colorado's AI law"
+_NATIONAL_LAW = re.compile(r"\b[A-Z][a-z]+['’]s\s+(?:(?:[a-z]+|AI)\s+){0,3}laws?\b")
+_GOVERNED = re.compile(r"\b(?:under|according to|pursuant to|in accordance with)\s+(?:the\s+)?(?:EU\s+)?$", re.I)
+_EU_OWNERS = ("Europe", "Union", "Commission", "Parliament", "Council")
+# the short title an act's full title ends with: "(Artificial Intelligence Act)"
+_SHORT_TITLE = re.compile(r"\(([A-Z][^()]*\s[^()]*)\)")
+_SKIP = STOPWORDS | {"european", "eu's"}
+
+
+def named_laws(question: str) -> dict[str, bool]:
+    """The laws a question names, as written ("Data Act", "Germany's national law"), in order, each with
+    whether the question is asked under it ("under the Data Act, ...")."""
+    found = list(_NAMED_ACT.finditer(question))
+    found += [m for m in _NATIONAL_LAW.finditer(question) if not m.group(0).startswith(_EU_OWNERS)]
+    names: dict[str, bool] = {}
+    for m in sorted(found, key=lambda m: m.start()):
+        words = m.group(0).split()
+        skipped = 0
+        while words and words[0].lower() in _SKIP:  # "Under the EU AI Act" -> "AI Act"
+            skipped += len(words[0]) + 1
+            words = words[1:]
+        if len(words) > 1:  # a bare "Act" or "Regulation" names nothing
+            before = question[:m.start() + skipped]
+            name = " ".join(words)
+            names[name] = names.get(name, False) or bool(_GOVERNED.search(before))
+    return names
+
+
+def short_forms(title: str) -> set[str]:
+    """Lower-cased names an act goes by, from the short title its full title ends with.
+
+    "(Artificial Intelligence Act)" -> {"artificial intelligence act", "ai act", "aia"};
+    "(General Data Protection Regulation)" -> {..., "gdpr", "gdp regulation"}.
+    """
+    forms: set[str] = set()
+    for short in _SHORT_TITLE.findall(title):
+        words = short.split()
+        initials = "".join(w[0] for w in words if w[0].isupper())
+        forms |= {short.lower(), initials.lower(), f"{''.join(w[0] for w in words[:-1])} {words[-1]}".lower()}
+    return forms
+
+
+class Scope:
+    """The names of the acts in a catalog, and the laws a question names beyond them."""
+
+    def __init__(self, titles: Iterable[str]):
+        self.names: set[str] = set()
+        for title in titles:
+            self.names |= short_forms(title)
+
+    def outside(self, question: str) -> tuple[str, ...]:
+        """The laws the catalog lacks that the question is asked under, or all it names if it names no held one.
+
+        Empty: nothing to refuse.
+        """
+        named = named_laws(question)
+        missing = {n: under for n, under in named.items() if n.replace("’", "'").lower() not in self.names}
+        if len(missing) == len(named):
+            return tuple(missing)
+        return tuple(n for n, under in missing.items() if under)
+
+
+def refusal_reason(outside: tuple[str, ...]) -> str:
+    """'the question is asked under the Data Act, which the catalog does not hold (ingest it to ask about it)'."""
+    laws = " and ".join(n if "'" in n or "’" in n else f"the {n}" for n in outside)
+    return f"the question is asked under {laws}, which the catalog does not hold (ingest it to ask about it)"
