@@ -60,3 +60,13 @@ def test_index_then_search_from_the_command_line(lexcite_home, tmp_path):
     r = runner.invoke(app, ["calibrate", "--golden", str(golden), "--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["answerable"] == 3
+
+    # a question asked under a law the catalog lacks: nothing admitted, the law named; --no-threshold ranks it
+    q = "Under the Data Act, how long must deployers keep the logs?"
+    r = runner.invoke(app, ["search", q, "--k", "2"])
+    assert r.exit_code == 0, r.output
+    assert "asked under the Data Act, which the catalog does not hold" in " ".join(r.stdout.split())
+    r = runner.invoke(app, ["search", q, "--json"])
+    assert json.loads(r.stdout)["outside"] == ["Data Act"] and json.loads(r.stdout)["abstained"]
+    r = runner.invoke(app, ["search", q, "--json", "--no-threshold"])
+    assert json.loads(r.stdout)["outside"] == [] and not json.loads(r.stdout)["abstained"]
