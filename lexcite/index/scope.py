@@ -3,15 +3,18 @@
 "Under the Data Act, can car owners demand the data?" is not answered by the AI Act, however close
 its words come, yet retrieval alone still ranks AI Act paragraphs, and near the threshold. So the
 laws a question names — "... Act", "... Directive", "... Regulation", "Germany's national law" —
-are looked up among the catalog's acts by their short titles ("Artificial Intelligence Act") and
-the usual short forms ("AI Act", "GDPR"). A law that no act carries makes the search abstain and
+are looked up among the catalog's acts by their short titles ("Artificial Intelligence Act"), the
+usual short forms ("AI Act", "GDPR") and, since people mix up the kind of act, the same names with
+another kind ("AI Regulation", "Data Protection Regulation"). A law that no act carries makes the search abstain and
 say which law is missing — the fix is to ingest it, not to answer from another act — when the
 question is asked under it ("under the Data Act", "according to ...") or names no other law. A
 question that names it beside a law the catalog holds ("if we meet the Cyber Resilience Act, must
 we still show the AI Act's ...?") is about the held one, and goes on.
 
 Acts cited only by number ("Directive (EU) 2019/1937") are not checked: the catalog's texts cite
-many acts it does not hold, and a question about such a citation can be answered from them.
+many acts it does not hold, and a question about such a citation can be answered from them. A
+nickname made of one word of a short title ("Omnibus Regulation") is not recognised: one word
+("Data") would match too much.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ _EU_OWNERS = ("Europe", "Union", "Commission", "Parliament", "Council")
 # the short title an act's full title ends with: "(Artificial Intelligence Act)"
 _SHORT_TITLE = re.compile(r"\(([A-Z][^()]*\s[^()]*)\)")
 _SKIP = STOPWORDS | {"european", "eu's"}
+_KINDS = ("act", "directive", "regulation", "law", "laws")
 
 
 def named_laws(question: str) -> dict[str, bool]:
@@ -53,17 +57,26 @@ def named_laws(question: str) -> dict[str, bool]:
     return names
 
 
-def short_forms(title: str) -> set[str]:
-    """Lower-cased names an act goes by, from the short title its full title ends with.
+def _core(name: str) -> str:
+    """A law's name without the kind of act, lower-cased: "Data Protection Regulation" -> "data protection"."""
+    words = name.replace("’", "'").lower().split()
+    return " ".join(words[:-1] if len(words) > 1 and words[-1] in _KINDS else words)
 
-    "(Artificial Intelligence Act)" -> {"artificial intelligence act", "ai act", "aia"};
-    "(General Data Protection Regulation)" -> {..., "gdpr", "gdp regulation"}.
+
+def short_forms(title: str) -> set[str]:
+    """The names an act goes by (as `_core`s), from the short title its full title ends with.
+
+    "(Artificial Intelligence Act)" -> {"artificial intelligence", "ai", "aia"};
+    "(General Data Protection Regulation)" -> {"general data protection", "data protection", "gdp", "gdpr", ...}.
     """
     forms: set[str] = set()
     for short in _SHORT_TITLE.findall(title):
-        words = short.split()
-        initials = "".join(w[0] for w in words if w[0].isupper())
-        forms |= {short.lower(), initials.lower(), f"{''.join(w[0] for w in words[:-1])} {words[-1]}".lower()}
+        words = _core(short).split()
+        initials = "".join(w[0] for w in short.split() if w[0].isupper()).lower()
+        forms |= {initials, initials[:len(words)]}  # "gdpr", and "gdp" / "ai" as in "GDP Regulation", "AI Act"
+        # the whole name and each run of two or more of its words: "data protection", "digital omnibus"
+        forms |= {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)
+                  if j - i >= 2 or len(words) == 1}
     return forms
 
 
@@ -81,7 +94,7 @@ class Scope:
         Empty: nothing to refuse.
         """
         named = named_laws(question)
-        missing = {n: under for n, under in named.items() if n.replace("’", "'").lower() not in self.names}
+        missing = {n: under for n, under in named.items() if _core(n) not in self.names}
         if len(missing) == len(named):
             return tuple(missing)
         return tuple(n for n, under in missing.items() if under)
