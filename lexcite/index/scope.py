@@ -7,9 +7,11 @@ are looked up among the catalog's acts by their short titles ("Artificial Intell
 usual short forms ("AI Act", "GDPR") and, since people mix up the kind of act, the same names with
 another kind ("AI Regulation", "Data Protection Regulation"). A law that no act carries makes the search abstain and
 say which law is missing — the fix is to ingest it, not to answer from another act — when the
-question is asked under it ("under the Data Act", "according to ...") or names no other law. A
-question that names it beside a law the catalog holds ("if we meet the Cyber Resilience Act, must
-we still show the AI Act's ...?") is about the held one, and goes on.
+question is asked under it ("under the Data Act", "according to ..."); a state's own law ("Colorado's
+AI law") always counts as asked under, since no EU act answers for it. A law only mentioned ("if we
+meet the Cyber Resilience Act, must we still show the AI Act's ...?", "does the Machinery Regulation
+still list AI?") is left to the ranking: the catalog's acts often speak of the acts they amend or
+refer to.
 
 Acts cited only by number ("Directive (EU) 2019/1937") are not checked: the catalog's texts cite
 many acts it does not hold, and a question about such a citation can be answered from them. A
@@ -40,11 +42,11 @@ _KINDS = ("act", "directive", "regulation", "law", "laws")
 
 def named_laws(question: str) -> dict[str, bool]:
     """The laws a question names, as written ("Data Act", "Germany's national law"), in order, each with
-    whether the question is asked under it ("under the Data Act, ...")."""
-    found = list(_NAMED_ACT.finditer(question))
-    found += [m for m in _NATIONAL_LAW.finditer(question) if not m.group(0).startswith(_EU_OWNERS)]
+    whether the question is asked under it ("under the Data Act, ...", or a state's own law)."""
+    found = [(m, False) for m in _NAMED_ACT.finditer(question)]
+    found += [(m, True) for m in _NATIONAL_LAW.finditer(question) if not m.group(0).startswith(_EU_OWNERS)]
     names: dict[str, bool] = {}
-    for m in sorted(found, key=lambda m: m.start()):
+    for m, national in sorted(found, key=lambda f: f[0].start()):
         words = m.group(0).split()
         skipped = 0
         while words and words[0].lower() in _SKIP:  # "Under the EU AI Act" -> "AI Act"
@@ -53,7 +55,7 @@ def named_laws(question: str) -> dict[str, bool]:
         if len(words) > 1:  # a bare "Act" or "Regulation" names nothing
             before = question[:m.start() + skipped]
             name = " ".join(words)
-            names[name] = names.get(name, False) or bool(_GOVERNED.search(before))
+            names[name] = names.get(name, False) or national or bool(_GOVERNED.search(before))
     return names
 
 
@@ -89,15 +91,8 @@ class Scope:
             self.names |= short_forms(title)
 
     def outside(self, question: str) -> tuple[str, ...]:
-        """The laws the catalog lacks that the question is asked under, or all it names if it names no held one.
-
-        Empty: nothing to refuse.
-        """
-        named = named_laws(question)
-        missing = {n: under for n, under in named.items() if _core(n) not in self.names}
-        if len(missing) == len(named):
-            return tuple(missing)
-        return tuple(n for n, under in missing.items() if under)
+        """The laws the question is asked under that the catalog lacks (empty: nothing to refuse)."""
+        return tuple(n for n, under in named_laws(question).items() if under and _core(n) not in self.names)
 
 
 def refusal_reason(outside: tuple[str, ...]) -> str:

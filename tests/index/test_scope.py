@@ -28,6 +28,7 @@ def test_names_of_laws_are_read_with_whether_the_question_is_asked_under_them():
         "AI Act": False, "Cyber Resilience Act": False}
     assert named_laws("How much can be fined under Germany's national law implementing the AI Act?") == {
         "Germany's national law": True, "AI Act": False}
+    assert named_laws("Does Colorado's AI law require impact assessments?") == {"Colorado's AI law": True}
     assert named_laws("Which practices does this Regulation prohibit?") == {}  # no name, nothing to check
     assert named_laws("What does Europe's AI law say about chatbots?") == {}  # the Union's law is the catalog's
 
@@ -50,6 +51,8 @@ def test_a_question_asked_under_a_law_the_catalog_lacks_is_outside(question, out
     "What are the GDPR's fines for missing records?",
     # named beside a held law, the question is about the held one (the Omnibus answers it)
     "If our product meets the Cyber Resilience Act, must we still show it meets the AI Act's cybersecurity rules?",
+    # only mentioned, not asked under: the catalog's acts speak of the acts they amend
+    "Does the Machinery Regulation still list AI safety components?",
     "Which AI practices are banned?",
     # the kind of act mixed up: still the held act
     "Under the AI Regulation, who counts as a deployer?",
