@@ -120,11 +120,11 @@ def _print_result(result: SearchResult, rows: list[dict], k: int, explain: bool)
     elif result.abstained:
         line = f"threshold {result.threshold:.4f}" if result.threshold is not None else "no candidate"
         out.print(f"[yellow]nothing admitted[/yellow] ({line}): the documents in this perimeter do not answer it")
+    not_admitted = " [dim](not admitted)[/dim]" if result.outside else " [dim](below threshold)[/dim]"
     table = Table("#", "reference", "title", "score", "stages", "link")
     for row in rows[:k]:
         stages = " ".join(f"{s}={v:.3g}" for s, v in row["stages"].items() if s != "sibling_of")
-        mark = "" if row["admitted"] else " [dim](not admitted)[/dim]" if result.outside else \
-            " [dim](below threshold)[/dim]"
+        mark = "" if row["admitted"] else not_admitted
         via = " [dim]sibling[/dim]" if row["via"] == "sibling" else ""
         table.add_row(str(row["rank"]), row["ref"] + via, (row["title"] or "")[:50], f"{row['score']:.4f}{mark}",
                       stages, row["link"])

@@ -119,8 +119,7 @@ class Searcher:
         self.catalog = catalog or Catalog(self.home / "catalog.sqlite")
         self.params = params
         try:
-            self.manifest = check(manifest, self.catalog.state(), embedder,
-                                  backend_name(url))
+            self.manifest = check(manifest, self.catalog.state(), embedder, backend_name(url))
             self.embedder_name = self.manifest["embedder"]
             self.reranker_spec = reranker or self.manifest["reranker"]
             records = list(self.catalog.records())
