@@ -14,6 +14,7 @@ from lexcite.cli._app import app, out, progress
 from lexcite.contract import CitationRef
 from lexcite.errors import LexciteError
 from lexcite.ingest.catalog import Catalog
+from lexcite.ingest.completeness import describe_units
 from lexcite.ingest.load import Overrides, ingest_paths
 from lexcite.ingest.refresh import refresh as refresh_acts
 
@@ -27,6 +28,8 @@ def ingest(
     status: Annotated[str | None, typer.Option("--status", help="current, superseded or draft.")] = None,
     guidance: Annotated[bool, typer.Option("--guidance", help="Mark as guidance (not binding).")] = False,
     valid_from: Annotated[str | None, typer.Option("--valid-from", help="Start of validity YYYY-MM-DD.")] = None,
+    replace: Annotated[bool, typer.Option(
+        "--replace", help="Store a text even though it lacks units of the stored version (the loss is listed).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per document.")] = False,
 ) -> None:
     """Ingest local EUR-Lex documents into the catalog.
@@ -34,7 +37,7 @@ def ingest(
     Example: lexcite ingest ../shared/corpus/raw/32024R1689.oj.xhtml --json
     """
     overrides = Overrides(act=celex, version=version, language=language, binding=not guidance,
-                          status=status, valid_from=valid_from)
+                          status=status, valid_from=valid_from, replace=replace)
     with Catalog() as catalog, progress() as bar:
         task = bar.add_task("storing", total=None)
         results = ingest_paths(
@@ -47,7 +50,9 @@ def ingest(
             print(json.dumps(r.to_dict(), ensure_ascii=False))
         else:
             counts = ", ".join(f"{n} {k}" for k, n in r.counts.items())
-            out.print(f"{r.action:9} {r.act}@{r.version} [{r.language}, {r.format}] {counts}")
+            out.print(f"{r.action:9} {r.act}@{r.version} [{r.language}, {r.format}] {counts}", markup=False)
+            if r.lost:
+                out.print(f"          lost {len(r.lost)} stored units: {describe_units(r.lost)}", markup=False)
 
 
 @app.command()

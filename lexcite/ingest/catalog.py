@@ -153,6 +153,7 @@ class StoreResult:
     action: str  # "new", "updated", "unchanged"
     counts: dict[str, int]
     changed_units: tuple[str, ...] = ()  # ids added, removed or whose text changed
+    lost: tuple[str, ...] = ()  # stored ids the new text lacks (only with an explicit replace)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -163,6 +164,7 @@ class StoreResult:
             "action": self.action,
             "units": self.counts,
             "changed_units": len(self.changed_units),
+            **({"lost_units": list(self.lost)} if self.lost else {}),
         }
 
 

@@ -13,6 +13,12 @@ from lexcite.errors import FormatNotRecognised, ParseError
 from lexcite.ingest._markup import read_html, read_xml
 from lexcite.ingest.apply_amendments import update_amendments
 from lexcite.ingest.catalog import Catalog, Source, StoreResult
+from lexcite.ingest.completeness import (
+    check_document_end,
+    check_final_provisions,
+    check_not_shrinking,
+    check_sequences,
+)
 from lexcite.ingest.detect import detect_html_format, detect_xml_format
 from lexcite.ingest.fetch import package_sha256
 from lexcite.ingest.parse_consolidated import parse_consolidated
@@ -37,6 +43,7 @@ class Overrides:
     status: str | None = None
     valid_from: str | None = None
     access_tags: tuple[str, ...] = ()
+    replace: bool = False  # store a manifestation even though it lacks units of the stored one
 
 
 def _is_html(data: bytes) -> bool:
@@ -50,7 +57,7 @@ def read_document(path: Path, overrides: Overrides = Overrides()) -> tuple[Parse
             "binding": overrides.binding}
     if path.is_dir():
         files = formex_files_from_dir(path)
-        return parse_formex(files, path, **meta), package_sha256(files)
+        return _whole(parse_formex(files, path, **meta), path), package_sha256(files)
     try:
         data = path.read_bytes()
     except OSError as e:
@@ -58,7 +65,7 @@ def read_document(path: Path, overrides: Overrides = Overrides()) -> tuple[Parse
     if data[:2] == b"PK":
         files = formex_files_from_zip(data, path)
         # Same hash as the folder and as a fetched zip: a refresh and a local ingest agree.
-        return parse_formex(files, path, **meta), package_sha256(files)
+        return _whole(parse_formex(files, path, **meta), path), package_sha256(files)
     if not data.strip():
         raise ParseError(path, "byte 0", "the file is empty")
     sha = hashlib.sha256(data).hexdigest()
@@ -67,11 +74,21 @@ def read_document(path: Path, overrides: Overrides = Overrides()) -> tuple[Parse
         raise ParseError(path, f"byte {at}", "NUL bytes in the text: wrong encoding (UTF-16?) or not a text file")
     if _is_html(data):
         root = read_html(data, path)
-        return HTML_PARSERS[detect_html_format(root, path)](root, path, **meta), sha
+        fmt = detect_html_format(root, path)
+        parsed = HTML_PARSERS[fmt](root, path, **meta)
+        check_document_end(data, path)
+        check_final_provisions(root, fmt, path)
+        return _whole(parsed, path), sha
     if not data.lstrip()[:1] == b"<":
         raise FormatNotRecognised(path, ["(X)HTML", "Formex XML", "Formex zip"], found="no markup at all")
     detect_xml_format(read_xml(data, path), path)
-    return parse_formex({path.name: data}, path, **meta), sha
+    return _whole(parse_formex({path.name: data}, path, **meta), path), sha
+
+
+def _whole(parsed: ParsedAct, path: Path) -> ParsedAct:
+    """The checks every format gets (a truncated Formex file is already not well-formed XML)."""
+    check_sequences(parsed, path)
+    return parsed
 
 
 def ingest_document(
@@ -85,7 +102,12 @@ def ingest_document(
     if not overrides.binding and parsed.binding:
         parsed = dataclasses.replace(parsed, binding=False, doc_kind="guidance")
     src = source or Source(location=str(path.resolve()), sha256=sha)
-    return catalog.store(
+    lost: set[str] = set()
+    stored = [v for v in catalog.versions(parsed.act) if (v.version, v.language) == (parsed.version, parsed.language)]
+    if stored and stored[0].sha256 != sha:
+        ids = {r.unit.unit for r in catalog.records(parsed.act, parsed.language) if r.unit.version == parsed.version}
+        lost = check_not_shrinking(parsed, ids, path, replace=overrides.replace)
+    result = catalog.store(
         parsed,
         src,
         status=overrides.status,
@@ -93,6 +115,7 @@ def ingest_document(
         access_tags=overrides.access_tags,
         progress=progress,
     )
+    return dataclasses.replace(result, action="replaced", lost=tuple(sorted(lost))) if lost else result
 
 
 def _documents(paths: Iterable[Path]) -> list[Path]:
