@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["home", "cellar_url", "sparql_url", "chroma_url", "corpus_dir", "anthropic_api_key", "claude_model",
+from lexcite.errors import ConfigError
+
+__all__ = ["home", "cellar_url", "cellar_origins", "refresh_deadline_s", "sparql_url", "chroma_url", "corpus_dir", "anthropic_api_key", "claude_model",
            "USER_AGENT", "DEFAULT_CLAUDE_MODEL"]
 
 USER_AGENT = "lexcite/0.1 (EU legislation Q&A with verifiable citations; +https://github.com/lexcite)"
@@ -25,6 +27,23 @@ def cellar_url() -> str:
 
 def sparql_url() -> str:
     return os.environ.get("LEXCITE_SPARQL_URL", f"{cellar_url()}/webapi/rdf/sparql")
+
+
+def cellar_origins() -> list[str]:
+    """LEXCITE_CELLAR_ORIGINS: comma-separated origins (https://mirror.example) a Cellar redirect may lead to."""
+    return [o.strip() for o in os.environ.get("LEXCITE_CELLAR_ORIGINS", "").split(",") if o.strip()]
+
+
+def refresh_deadline_s() -> float:
+    """LEXCITE_REFRESH_DEADLINE: seconds one `lexcite refresh` may spend on the network (default 900)."""
+    value = os.environ.get("LEXCITE_REFRESH_DEADLINE", "900")
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if seconds <= 0:
+        raise ConfigError(f"LEXCITE_REFRESH_DEADLINE={value!r} is not a positive number of seconds")
+    return seconds
 
 
 def chroma_url() -> str | None:

@@ -143,8 +143,13 @@ def describe_units(ids: Iterable[str]) -> str:
 
 def check_not_shrinking(parsed: ParsedAct, stored_ids: set[str], path: str | Path, replace: bool = False
                         ) -> set[str]:
-    """The stored units this manifestation would drop: refused, or returned when `replace` asks for it."""
+    """The stored units this manifestation would drop: refused, or returned when `replace` asks for it.
+
+    A consolidated text never carries the preamble, so recitals it lacks are not a loss it is judged by.
+    """
     lost = stored_ids - {u.unit for u in parsed.units}
+    if parsed.format == "consolidated":
+        lost = {i for i in lost if not i.startswith("rct_")}
     if lost and not replace:
         raise CatalogError(
             f"{path}: would replace {parsed.act}@{parsed.version} [{parsed.language}] with a text that lacks "

@@ -97,8 +97,12 @@ def ingest_document(
     overrides: Overrides = Overrides(),
     source: Source | None = None,
     progress: Callable[[int, int], None] | None = None,
+    check: Callable[[ParsedAct], None] | None = None,
 ) -> StoreResult:
+    """Parse, check (completeness, no loss against the stored version, `check` if given) and store."""
     parsed, sha = read_document(path, overrides)
+    if check is not None:
+        check(parsed)
     if not overrides.binding and parsed.binding:
         parsed = dataclasses.replace(parsed, binding=False, doc_kind="guidance")
     src = source or Source(location=str(path.resolve()), sha256=sha)
