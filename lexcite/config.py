@@ -7,7 +7,8 @@ from pathlib import Path
 
 from lexcite.errors import ConfigError
 
-__all__ = ["home", "cellar_url", "cellar_origins", "refresh_deadline_s", "sparql_url", "chroma_url", "corpus_dir", "anthropic_api_key", "claude_model",
+__all__ = ["home", "cellar_url", "cellar_origins", "refresh_deadline_s",
+           "sparql_url", "chroma_url", "corpus_dir", "anthropic_api_key", "claude_model",
            "USER_AGENT", "DEFAULT_CLAUDE_MODEL"]
 
 USER_AGENT = "lexcite/0.1 (EU legislation Q&A with verifiable citations; +https://github.com/lexcite)"

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from lexcite.cli._app import app, out, progress
@@ -17,6 +18,7 @@ from lexcite.ingest.catalog import Catalog
 from lexcite.ingest.completeness import describe_units
 from lexcite.ingest.load import Overrides, ingest_paths
 from lexcite.ingest.refresh import refresh as refresh_acts
+from lexcite.printable import printable
 
 
 @app.command()
@@ -29,7 +31,7 @@ def ingest(
     guidance: Annotated[bool, typer.Option("--guidance", help="Mark as guidance (not binding).")] = False,
     valid_from: Annotated[str | None, typer.Option("--valid-from", help="Start of validity YYYY-MM-DD.")] = None,
     replace: Annotated[bool, typer.Option(
-        "--replace", help="Store a text even though it lacks units of the stored version (the loss is listed).")] = False,
+        "--replace", help="Store a text that lacks units of the stored version (the loss is listed).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per document.")] = False,
 ) -> None:
     """Ingest local EUR-Lex documents into the catalog.
@@ -104,10 +106,10 @@ def show(
                               "valid_from": rec.valid_from, "valid_to": rec.valid_to,
                               "changed_by": rec.changed_by}, ensure_ascii=False))
             continue
-        out.print(f"[bold]{u.ref}[/bold]  {u.title}")
+        out.print(f"[bold]{u.ref}[/bold]  {escape(printable(u.title))}")
         out.print(f"version {u.version} ({u.language}), {rec.status}, in force {rec.valid_from} → "
                   f"{rec.valid_to or 'open'}" + (f", changed by {rec.changed_by}" if rec.changed_by else ""))
-        out.print(u.text, markup=False)
+        out.print(printable(u.text), markup=False)
         out.print(f"[link={u.source_url}]{u.source_url}[/link]\n")
 
 

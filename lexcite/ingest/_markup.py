@@ -12,6 +12,7 @@ from pathlib import Path
 from lxml import etree, html
 
 from lexcite.errors import ParseError
+from lexcite.printable import printable
 
 __all__ = ["read_html", "read_xml", "text_of", "norm_space", "eurlex_link", "classes"]
 
@@ -150,13 +151,14 @@ def _walk(el: etree._Element, out: list[str], skip: frozenset[str]) -> None:
 
 
 def text_of(el: etree._Element, skip: frozenset[str] = frozenset()) -> str:
-    """Readable text of an element: footnote markers out, exponents as ^, spaces normalised."""
+    """Readable text of an element: footnote markers out, exponents as ^, spaces normalised,
+    terminal escapes and control characters removed (`lexcite.printable`)."""
     out: list[str] = []
     if el.text:
         out.append(el.text)
     for child in el:
         _walk(child, out, skip)
-    return norm_space("".join(out))
+    return norm_space(printable("".join(out)))
 
 
 def eurlex_link(celex: str, language: str, anchor: str | None = None) -> str:
