@@ -33,9 +33,9 @@ from lexcite.answer.evidence import build_evidence, no_evidence_answer, refused_
 from lexcite.answer.numeric import bind_values
 from lexcite.answer.trace import AskRecord, TraceStore, catalog_problems, sha256_text, versions_in_scope
 from lexcite.answer.verify import check_values, outside_perimeter, verify
+from lexcite.catalog import Catalog
 from lexcite.contract import REFUSAL, Answer, CitationRef, Perimeter
 from lexcite.errors import CitationError, ConfigError
-from lexcite.ingest.catalog import Catalog
 from lexcite.question import cues
 from lexcite.values import CHECKED_KINDS, read_values
 

@@ -10,6 +10,7 @@ from rich.markup import escape
 
 from lexcite.answer.ask import GENERATORS, ReplayReport, ask, choose_generator, replay
 from lexcite.answer.trace import TraceStore, catalog_problems
+from lexcite.catalog import Catalog
 from lexcite.cli._app import app, err, out
 from lexcite.cli._options import (
     AccessTagOpt,
@@ -21,7 +22,6 @@ from lexcite.cli._options import (
 )
 from lexcite.contract import Answer, CitationRef
 from lexcite.errors import ConfigError
-from lexcite.ingest.catalog import Catalog
 
 GeneratorOpt = Annotated[str | None, typer.Option(
     "--generator", help=f"{' or '.join(GENERATORS)}; default claude when ANTHROPIC_API_KEY is set, else extractive "

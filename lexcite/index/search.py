@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from lexcite import config
+from lexcite.catalog import Catalog
 from lexcite.contract import Candidate, CitationRef, Hit, Perimeter, SearchResult
 from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.bm25 import BM25Index
@@ -37,7 +38,6 @@ from lexcite.index.fuse import RRF_K, rrf
 from lexcite.index.perimeter import RecordMask, where
 from lexcite.index.rerank import Reranker, load_reranker
 from lexcite.index.scope import Scope, refusal_reason
-from lexcite.ingest.catalog import Catalog
 from lexcite.question import cues
 from lexcite.values import read_values
 

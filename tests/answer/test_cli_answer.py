@@ -16,9 +16,9 @@ import pytest
 from answer_helpers import TermSearcher, ai_act, gdpr, store
 from typer.testing import CliRunner
 
+from lexcite.catalog import Catalog
 from lexcite.cli import app
 from lexcite.errors import ConfigError
-from lexcite.ingest.catalog import Catalog
 
 pytestmark = pytest.mark.integration
 
