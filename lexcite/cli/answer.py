@@ -52,10 +52,10 @@ def ask_command(
     if generator is not None and generator not in GENERATORS:
         raise ConfigError(f"--generator {generator!r}: choose from {', '.join(GENERATORS)}")
     perimeter = perimeter_from_options(act, language, as_of, include_superseded, binding_only, access_tag)
-    gen, why = choose_generator(generator)
+    choice = choose_generator(generator)
     if not as_json:
-        err.print(f"generator: {why}", markup=False, highlight=False)
-    answer = ask(question, perimeter, k=k, generator=gen, trace=not no_trace, store_text=not no_text)
+        err.print(f"generator: {choice.why}", markup=False, highlight=False)
+    answer = ask(question, perimeter, k=k, generator=choice, trace=not no_trace, store_text=not no_text)
     if as_json:
         print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=1))
         return
