@@ -11,5 +11,5 @@ from lexcite.answer.draft import Draft, Generator
 from lexcite.answer.trace import TraceStore
 from lexcite.answer.verify import Verification, verify
 
-__all__ = ["ask", "replay", "ReplayReport", "choose_generator", "GeneratorChoice", "GENERATORS", "Draft", "Generator", "TraceStore",
-           "Verification", "verify"]
+__all__ = ["ask", "replay", "ReplayReport", "choose_generator", "GeneratorChoice", "GENERATORS", "Draft", "Generator",
+           "TraceStore", "Verification", "verify"]
