@@ -39,6 +39,7 @@ from lexcite.ingest._labels import (
     heading_number,
     heading_word_case,
     is_quoted,
+    is_recitals_formula,
     iso_date,
     label_key,
     label_kind,
@@ -79,7 +80,9 @@ _TITLE_WORD = {
 }
 _DOC_KIND = {"R": "regulation", "L": "directive", "D": "decision"}
 _SPACED = ("NO.PARAG", "NO.P", "CELL", "ROW", "TI.ART", "STI.ART", "TI", "STI", "VISA", "CONSID")
-_NOT_POINTS = ("QUOT.S", "CONSID", "NOTE", "GR.NOTES")
+# Labelled items inside these are text of the enclosing unit: quotations, recitals, notes, and table
+# cells (the OJ renders a table's numbered cells as data, never as points: 2024/2981 Annex I).
+_NOT_POINTS = ("QUOT.S", "CONSID", "NOTE", "GR.NOTES", "TBL")
 
 
 # ---------------------------------------------------------------------------------------------- #
@@ -280,8 +283,11 @@ class _Builder:
             raise ParseError(self.path, where, str(e)) from None
 
     # -- recitals ------------------------------------------------------------------------------
-    def recital(self, consid: etree._Element) -> None:
+    def recital(self, consid: etree._Element) -> bool:
+        """Build one recital; False for the "Whereas:" formula some acts put in a <CONSID> of its own."""
         np_ = consid.find("NP")
+        if np_ is None and self.n.recitals == 0 and is_recitals_formula(text_of(consid)):
+            return False
         key = self.key(np_.find("NO.P") if np_ is not None else None, "CONSID")
         if key is None:
             raise ParseError(self.path, f"recital after {self.n.recitals}", "a recital without a number")
@@ -292,6 +298,7 @@ class _Builder:
         self.add(uid, "recital", _Ref(title), title, " ".join(text_of(c) for c in body), None, uid,
                  _notes(consid))
         self.n.recitals += 1
+        return True
 
     # -- articles ------------------------------------------------------------------------------
     def article(self, art: etree._Element) -> None:
@@ -336,7 +343,7 @@ class _Builder:
     def walk(self, children: Iterable[etree._Element], parent: str) -> None:
         for child in children:
             tag = child.tag
-            if not isinstance(tag, str) or tag in ("QUOT.S", "NOTE", "GR.NOTES", "NO.P", "NO.PARAG"):
+            if not isinstance(tag, str) or tag in _NOT_POINTS or tag in ("NO.P", "NO.PARAG"):
                 continue
             if tag == "LIST" and self.restarts(child, parent):
                 continue
@@ -504,6 +511,33 @@ def _read(files: dict[str, bytes], name: str, path: Path) -> etree._Element:
     return root
 
 
+def _resolve_includes(files: dict[str, bytes], roots: list[tuple[str, etree._Element]], path: Path) -> set[str]:
+    """Put each `<INCL.ELEMENT FILEREF=…>` in place, as a quotation of the included file's content.
+
+    The manifest need not list an included file: 2024/1183 keeps the text of its Annexes V-VII in
+    `.005402`/`.005502`/`.005602`, which only `.005401`… include; the Omnibus includes its quoted new
+    Annex XIV (`.003601`) in Article 1, point (43). The OJ prints that text in the including unit.
+    """
+    included: set[str] = set()
+    pending = [(name, root, (name,)) for name, root in roots]
+    while pending:
+        name, root, chain = pending.pop()
+        for inc in list(root.iter("INCL.ELEMENT")):
+            ref = inc.get("FILEREF") or ""
+            if ref not in files:
+                raise ParseError(_where(path, name), f"INCL.ELEMENT FILEREF={ref!r}", "includes a file not in the package")
+            if ref in chain:
+                raise ParseError(_where(path, name), f"INCL.ELEMENT FILEREF={ref!r}", "includes itself")
+            child = _read(files, ref, path)
+            quote = etree.Element("QUOT.S")
+            quote.extend(c for c in list(child) if isinstance(c.tag, str) and c.tag != "BIB.INSTANCE")
+            quote.tail = inc.tail
+            inc.getparent().replace(inc, quote)
+            included.add(ref)
+            pending.append((ref, quote, chain + (ref,)))
+    return included
+
+
 def parse_formex(
     files: dict[str, bytes],
     path: Path,
@@ -544,6 +578,15 @@ def parse_formex(
         roots = acts + [r for r in roots if r[1].tag == "ANNEX"]  # file names sort in page order
         if not roots:
             raise FormatNotRecognised(path, _LOOKED_FOR, found=", ".join(xml_names[:5]))
+
+    listed = {name for name, _root in roots}
+    included = _resolve_includes(files, roots, path)
+    unread = [n for n in xml_names if n not in listed and n not in included and n not in manifests
+              and not _TOC.search(n)]
+    if unread:
+        # Never a silently short act: a content file that nothing lists or includes is refused.
+        raise ParseError(path, ", ".join(unread), "in the package but neither listed in the manifest nor "
+                         "included by another file (INCL.ELEMENT)")
 
     main_name, main = roots[0]
     if main.tag != "ACT":
@@ -593,8 +636,7 @@ def parse_formex(
     col = UnitCollector(celex, ver, lang, path, binding)
     b = _Builder(col, _where(path, main_name), lang)
     consids = [c for c in main.iter("CONSID") if not _inside(c, ("QUOT.S",))]
-    for consid in consids:
-        b.recital(consid)
+    consids = [c for c in consids if b.recital(c)]
     for art in articles:
         b.article(art)
     for index, (name, anx) in enumerate(roots[1:], start=1):
