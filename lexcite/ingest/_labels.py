@@ -49,8 +49,8 @@ RECITAL_WORD = {
 
 
 # The formula that opens the recitals, where a document puts it in a recital element of its own.
-RECITALS_FORMULA = ("whereas", "overwegende hetgeen volgt", "considérant ce qui suit", "in erwägung nachstehender gründe",
-                    "considerando quanto segue", "considerando lo siguiente")
+RECITALS_FORMULA = ("whereas", "overwegende hetgeen volgt", "considérant ce qui suit",
+                    "in erwägung nachstehender gründe", "considerando quanto segue", "considerando lo siguiente")
 
 
 def is_recitals_formula(text: str) -> bool:

@@ -538,7 +538,8 @@ def _resolve_includes(files: dict[str, bytes], roots: list[tuple[str, etree._Ele
         for inc in list(root.iter("INCL.ELEMENT")):
             ref = inc.get("FILEREF") or ""
             if ref not in files:
-                raise ParseError(_where(path, name), f"INCL.ELEMENT FILEREF={ref!r}", "includes a file not in the package")
+                raise ParseError(_where(path, name), f"INCL.ELEMENT FILEREF={ref!r}",
+                                 "includes a file not in the package")
             if ref in chain:
                 raise ParseError(_where(path, name), f"INCL.ELEMENT FILEREF={ref!r}", "includes itself")
             child = _read(files, ref, path)
@@ -587,7 +588,7 @@ def parse_formex(
     else:
         candidates = [n for n in xml_names if not _TOC.search(n)]
         roots = [(name, _read(files, name, path)) for name in candidates]
-        acts = [r for r in roots if r[1].tag == "ACT"]
+        acts = [r for r in roots if r[1].tag in ("ACT", "CONS.ACT")]
         roots = acts + [r for r in roots if r[1].tag == "ANNEX"]  # file names sort in page order
         if not roots:
             raise FormatNotRecognised(path, _LOOKED_FOR, found=", ".join(xml_names[:5]))
@@ -809,9 +810,7 @@ def _changed_units(root: etree._Element, element: dict[str, etree._Element]) -> 
                 spans.append((start, i, celex))
     extent = {}
     for uid, el in element.items():
-        last = el
-        for last in el.iter():
-            pass
+        *_, last = el.iter()  # the element's last descendant (itself when it has none)
         extent[uid] = (order[el], order[last])
     out: dict[str, str] = {}
     for start, end, celex in spans:
