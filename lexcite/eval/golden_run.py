@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from lexcite import config
+from lexcite.catalog import Catalog
 from lexcite.contract import CitationRef, Perimeter
 from lexcite.errors import CitationError
 from lexcite.eval import answers as am
 from lexcite.eval.baselines import claude_no_rag
 from lexcite.eval.golden import load_golden
 from lexcite.eval.run import EvalResult, Inside, evaluate
-from lexcite.ingest.catalog import Catalog
 
 __all__ = ["run_golden", "catalog_inside", "catalog_record_date"]
 

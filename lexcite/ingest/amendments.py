@@ -5,8 +5,8 @@ An amending act (e.g. Regulation (EU) 2026/1744, the Digital Omnibus on AI) says
 "(5) Article 4 is replaced by the following: ‘Article 4 …’". Points may nest: "(7) Article 5
 is amended as follows: (a) in paragraph 1, the first subparagraph, the following points are
 inserted: ‘(ba) …’". This module reads those points from the OJ markup (the formula, the
-quoted new text and its structure), parses each formula into target unit ids (DESIGN ids:
-`art_4`, `art_5.par_1.pnt_ba`, `anx_XIV`) and an action, and stores the links.
+quoted new text and its structure) and parses each formula into target unit ids (DESIGN ids:
+`art_4`, `art_5.par_1.pnt_ba`, `anx_XIV`) and an action; the catalog stores the links.
 
 A formula no rule knows becomes an `unparsed` link carrying its text and the reason: a
 target is never guessed, and no instruction is silently dropped.
@@ -22,13 +22,11 @@ import copy
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from lxml import etree
 
 from lexcite.contract import AmendmentLink, CitationRef, Unit
 from lexcite.ingest._markup import classes, eurlex_link, norm_space, text_of
-from lexcite.ingest.catalog import Catalog
 from lexcite.ingest.dates import ORDINALS as _ORDINALS
 from lexcite.ingest.dates import entry_into_force
 from lexcite.ingest.parse_oj import OPEN_QUOTES, celex_from_title, closes_quote, label_segment, parse_date
@@ -44,9 +42,6 @@ __all__ = [
     "entry_into_force",
     "read_amending_act",
     "is_amending_text",
-    "store_links",
-    "stored_links",
-    "set_outcomes",
     "link_counts",
 ]
 
@@ -703,70 +698,6 @@ def read_amending_act(root: etree._Element, act: str, version: str, language: st
     for a in articles:
         reader.article(a)
     return AmendingAct(act, version, language, published, applies_from, said, reader.out)
-
-
-# ---------------------------------------------------------------------------
-# Storage: the `amendments` table (catalog migration), written in one transaction
-# ---------------------------------------------------------------------------
-
-_COLUMNS = ("amending", "target_act", "target_unit", "action", "applies_from", "new_text", "instruction", "reason")
-
-
-def _row(link: AmendmentLink) -> tuple[Any, ...]:
-    return (str(link.amending), link.target_act, link.target_unit, link.action, link.applies_from,
-            link.new_text, link.instruction, link.reason)
-
-
-def store_links(catalog: Catalog, act: str, version: str, links: Sequence[AmendmentLink]) -> bool:
-    """Replace the stored links of one amending act version; identical links write nothing. True if written."""
-    old = catalog.conn.execute(
-        f"SELECT {', '.join(_COLUMNS)} FROM amendments WHERE amending_act=? AND amending_version=? ORDER BY seq",
-        (act, version),
-    ).fetchall()
-    new = [_row(link) for link in links]
-    if [tuple(r) for r in old] == new:
-        return False
-    with catalog.transaction() as c:
-        c.execute("DELETE FROM amendments WHERE amending_act=? AND amending_version=?", (act, version))
-        c.executemany(
-            f"INSERT INTO amendments (amending_act, amending_version, seq, {', '.join(_COLUMNS)}) "
-            f"VALUES (?, ?, ?, {', '.join('?' * len(_COLUMNS))})",
-            [(act, version, i, *r) for i, r in enumerate(new)],
-        )
-    return True
-
-
-def set_outcomes(catalog: Catalog, act: str, version: str, outcomes: dict[int, str]) -> None:
-    """Record, per link (by its order), whether applying it worked; writes only what changed."""
-    old = dict(catalog.conn.execute(
-        "SELECT seq, outcome FROM amendments WHERE amending_act=? AND amending_version=?", (act, version)).fetchall())
-    changed = [(v, act, version, k) for k, v in outcomes.items() if k in old and old[k] != v]
-    if changed:
-        with catalog.transaction() as c:
-            c.executemany("UPDATE amendments SET outcome=? WHERE amending_act=? AND amending_version=? AND seq=?",
-                          changed)
-
-
-def stored_links(catalog: Catalog, target_act: str | None = None, amending_act: str | None = None,
-                 ) -> list[tuple[AmendmentLink, str | None]]:
-    """Stored links (of one target act / one amending act, or all), in order, with their apply outcome."""
-    sql = f"SELECT {', '.join(_COLUMNS)}, outcome FROM amendments"
-    where, args = [], []
-    if target_act:
-        where.append("target_act=?")
-        args.append(target_act)
-    if amending_act:
-        where.append("amending_act=?")
-        args.append(amending_act)
-    if where:
-        sql += " WHERE " + " AND ".join(where)
-    rows = catalog.conn.execute(sql + " ORDER BY amending_act, amending_version, seq", args).fetchall()
-    out = []
-    for r in rows:
-        link = AmendmentLink(CitationRef.parse(r["amending"]), r["target_act"], r["target_unit"], r["action"],
-                             r["applies_from"], r["new_text"], r["instruction"], r["reason"])
-        out.append((link, r["outcome"]))
-    return out
 
 
 def link_counts(links: Iterable[AmendmentLink]) -> dict[str, int]:
