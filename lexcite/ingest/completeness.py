@@ -26,6 +26,7 @@ __all__ = ["check_document_end", "check_final_provisions", "check_sequences", "c
 # The class that marks the final provisions / signature block, per HTML format. Consolidated texts
 # carry no signature, so they have no entry.
 _FINAL_MARKERS = {"oj": ("oj-final", "oj-signatory"), "oj_old": ("final", "signatory")}
+_CONSOLIDATED = ("consolidated", "formex_consolidated")
 _ROMAN = re.compile(r"^(?=[mdclxvi]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _KINDS = {"rct": "recital", "art": "article", "par": "paragraph", "pnt": "point", "anx": "annex",
@@ -105,17 +106,18 @@ def _gaps(keys: set[str], continued: bool) -> list[str]:
 def check_sequences(parsed: ParsedAct, path: str | Path) -> None:
     """Every numbered list of siblings runs without a gap; the first gap is named.
 
-    In a consolidated text paragraphs and points that an amending act deleted are left out, so only
-    its recitals, articles and annexes are judged.
+    A consolidated text leaves out what amending acts deleted (eIDAS consolidated has no Articles
+    17 to 19), so its numbering is not judged: the end-of-document check and the comparison with
+    the stored version guard it.
     """
+    if parsed.format in _CONSOLIDATED:
+        return
     siblings: dict[tuple[str, str], set[str]] = defaultdict(set)
     for u in parsed.units:
         parent, _, last = u.unit.rpartition(".")
         prefix, _, key = last.partition("_")
         siblings[(parent, prefix)].add(key)
     for (parent, prefix), keys in siblings.items():
-        if parsed.format == "consolidated" and prefix in ("par", "pnt"):
-            continue  # a consolidated text leaves out what later acts deleted
         missing = _gaps(keys, continued=parent.rpartition(".")[2].startswith("sct_"))
         if missing:
             kind = _KINDS.get(prefix, prefix)
@@ -148,7 +150,7 @@ def check_not_shrinking(parsed: ParsedAct, stored_ids: set[str], path: str | Pat
     A consolidated text never carries the preamble, so recitals it lacks are not a loss it is judged by.
     """
     lost = stored_ids - {u.unit for u in parsed.units}
-    if parsed.format == "consolidated":
+    if parsed.format in _CONSOLIDATED:
         lost = {i for i in lost if not i.startswith("rct_")}
     if lost and not replace:
         raise CatalogError(

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from lexcite import config
+from lexcite.catalog import Catalog, Source, StoreResult
 from lexcite.contract import ParsedAct
 from lexcite.errors import ConfigError, FetchError, LexciteError
 from lexcite.ingest.apply_amendments import update_amendments
-from lexcite.ingest.catalog import Catalog, Source, StoreResult
 from lexcite.ingest.fetch import CellarClient
 from lexcite.ingest.load import Overrides, ingest_document
 from lexcite.ingest.sparql import SparqlClient
@@ -104,8 +104,8 @@ def _fetch_and_store(catalog: Catalog, cellar: CellarClient, celex: str, languag
     last = catalog.last_fetch(key)
     fetched = cellar.fetch(
         celex, language,
-        etag=last["etag"] if last else None,
-        last_modified=last["last_modified"] if last else None,
+        etag=last.etag if last else None,
+        last_modified=last.last_modified if last else None,
     )
     if fetched.not_modified or fetched.path is None:
         return RefreshItem(celex, language, role, "not_modified", fetched.final_url)

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
+from lexcite.catalog import Catalog
 from lexcite.errors import CatalogError, ParseError
-from lexcite.ingest.catalog import Catalog
 from lexcite.ingest.completeness import _gaps, describe_units
 from lexcite.ingest.load import Overrides, ingest_document, read_document
 
