@@ -139,7 +139,8 @@ def describe_units(ids: Iterable[str]) -> str:
     for kind, keys in by_kind.items():
         keys.sort(key=lambda k: (len(k), k))
         listed = ", ".join(keys[:6]) + (f", … ({len(keys)})" if len(keys) > 6 else "")
-        parts.append(f"{kind}{'s' if len(keys) > 1 else ''} {listed}")
+        plural = ("es" if kind.endswith("x") else "s") if len(keys) > 1 else ""
+        parts.append(f"{kind}{plural} {listed}")
     return "; ".join(parts) + ("" if top else f" ({len(ids)} units)")
 
 
