@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lexcite.catalog import Catalog, Source, StoreResult
-from lexcite.contract import ParsedAct
-from lexcite.errors import FormatNotRecognised, ParseError
+from lexcite.contract import EU_LANGUAGES, STATUSES, ParsedAct, is_celex
+from lexcite.errors import ConfigError, FormatNotRecognised, ParseError
+from lexcite.ingest._labels import iso_date
 from lexcite.ingest._markup import read_html, read_xml
 from lexcite.ingest.apply_amendments import update_amendments
 from lexcite.ingest.completeness import (
@@ -44,6 +45,20 @@ class Overrides:
     valid_from: str | None = None
     access_tags: tuple[str, ...] = ()
     replace: bool = False  # store a manifestation even though it lacks units of the stored one
+
+    def __post_init__(self) -> None:
+        """Checked before anything is read or stored: a bad value is one line, never a stored act."""
+        if self.language is not None and self.language not in EU_LANGUAGES:
+            raise ConfigError(f"language {self.language!r} is not an ISO 639-1 code of an EU language "
+                              f"({', '.join(sorted(EU_LANGUAGES))})")
+        for name in ("version", "valid_from"):
+            value = getattr(self, name)
+            if value is not None and not iso_date(value):
+                raise ConfigError(f"--{name.replace('_', '-')} {value!r} is not a date YYYY-MM-DD")
+        if self.act is not None and not is_celex(self.act):
+            raise ConfigError(f"--celex {self.act!r} is not a CELEX number (e.g. 32024R1689)")
+        if self.status is not None and self.status not in STATUSES:
+            raise ConfigError(f"--status {self.status!r} is not one of {', '.join(STATUSES)}")
 
 
 def _is_html(data: bytes) -> bool:
