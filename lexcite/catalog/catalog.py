@@ -138,21 +138,20 @@ class Catalog:
         if status is not None and status not in STATUSES:
             raise CatalogError(f"status {status!r} is not one of {', '.join(STATUSES)}")
         key = (parsed.act, parsed.version, parsed.language)
-        old = self.conn.execute(
-            "SELECT id, sha256, status, status_pinned FROM versions WHERE act=? AND version=? AND language=?",
-            key,
-        ).fetchone()
         counts = parsed.counts()
-        if old is not None and old["sha256"] == source.sha256 and (status is None or status == old["status"]):
-            return StoreResult(*key, parsed.format, "unchanged", counts)
-
-        old_texts: dict[str, str] = {}
-        if old is not None:
-            old_texts = dict(
-                self.conn.execute("SELECT unit, text FROM units WHERE version_id=?", (old["id"],)).fetchall()
-            )
         changed_by = dict(parsed.changed_units)
+        # The stored row is read inside the write transaction: two processes storing the same
+        # expression serialise here, and the second sees what the first stored.
         with self.transaction() as c:
+            old = c.execute(
+                "SELECT id, sha256, status, status_pinned FROM versions WHERE act=? AND version=? AND language=?",
+                key,
+            ).fetchone()
+            if old is not None and old["sha256"] == source.sha256 and (status is None or status == old["status"]):
+                return StoreResult(*key, parsed.format, "unchanged", counts)
+            old_texts: dict[str, str] = {}
+            if old is not None:
+                old_texts = dict(c.execute("SELECT unit, text FROM units WHERE version_id=?", (old["id"],)).fetchall())
             c.execute(
                 "INSERT INTO acts (celex, title, doc_kind, binding) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT(celex) DO UPDATE SET title=excluded.title, doc_kind=excluded.doc_kind, "
