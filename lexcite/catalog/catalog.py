@@ -20,7 +20,7 @@ from typing import Any
 from lexcite import config
 from lexcite._sqlite import connect, transaction
 from lexcite.catalog import _rows
-from lexcite.catalog.schema import migrate
+from lexcite.catalog.schema import check_tables, damaged, migrate
 from lexcite.contract import STATUSES, AmendmentLink, CitationRef, Fact, ParsedAct, UnitRecord, VersionRow
 from lexcite.errors import CatalogError, CitationError
 
@@ -85,8 +85,12 @@ class Catalog:
 
     def __init__(self, path: Path | None = None):
         self.path = path or config.home() / "catalog.sqlite"
-        self.conn = connect(self.path, wal=True)
-        migrate(self.conn, self.path)
+        try:
+            self.conn = connect(self.path, wal=True)
+            migrate(self.conn, self.path)
+            check_tables(self.conn, self.path)
+        except sqlite3.DatabaseError as e:
+            raise damaged(self.path, e) from None
 
     def close(self) -> None:
         self.conn.close()

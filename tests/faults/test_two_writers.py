@@ -53,3 +53,23 @@ def test_a_writer_that_cannot_get_the_lock_in_time_says_busy(tmp_path):
     with pytest.raises(CatalogError, match="is busy: another lexcite process"), transaction(waiter):
         pass
     holder.execute("ROLLBACK")
+
+
+def test_a_migration_applied_by_another_process_meanwhile_is_not_run_again(tmp_path, monkeypatch):
+    """The race made deterministic: this process has read 'nothing applied' when the other one migrates."""
+    from lexcite._sqlite import Migrations
+    from lexcite.catalog.schema import MIGRATIONS
+
+    path = tmp_path / "catalog.sqlite"
+    stale = Migrations.applied
+
+    def applied_then_the_other_process_migrates(self, conn):
+        seen = stale(self, conn)
+        monkeypatch.setattr(Migrations, "applied", stale)
+        Catalog(path).close()  # the other process, starting at the same moment, wins the race
+        return seen
+
+    monkeypatch.setattr(Migrations, "applied", applied_then_the_other_process_migrates)
+    with Catalog(path) as catalog:
+        assert catalog.versions() == []
+    assert MIGRATIONS.names
