@@ -3,7 +3,8 @@
 For each sentence of the draft:
 
 1. it carries at least one citation (`[S1]`);
-2. every cited id is in this question's evidence, and its unit lies inside the perimeter;
+2. every cited id is in this question's evidence, and its unit lies inside the perimeter; a unit
+   with a sentence that gives orders to a model ("ignore previous instructions") is never cited;
 3. every date, amount, percentage, period, power, number, act number and
    article/annex reference in it appears in the text of the units it cites,
    compared by normalised value (`lexcite.values`): "EUR 35 000 000" matches
@@ -43,8 +44,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lexcite.answer.draft import parse_draft
-from lexcite.answer.evidence import supporting_text
+from lexcite.answer.draft import parse_draft, split_sentences
+from lexcite.answer.evidence import instruction_like, supporting_text
 from lexcite.contract import CitationRef, CitedSentence, Evidence, Perimeter
 from lexcite.printable import printable
 from lexcite.values import Value, act_numbers, digits_for_words, number_forms, read_values, resolve_relative
@@ -181,6 +182,13 @@ def negations(text: str) -> set[str]:
     return {"not" if w.lower() in ("cannot", "n't") else w.lower() for w in _NEGATION.findall(text)}
 
 
+def _addresses_a_model(e: Evidence) -> str | None:
+    """A unit with a sentence giving orders to a model was tampered with or is not law: never cited."""
+    if any(instruction_like(s) for s in split_sentences(e.text)):
+        return "its text addresses a model instead of stating law"
+    return None
+
+
 def outside_perimeter(e: Evidence, perimeter: Perimeter) -> str | None:
     """Why an evidence unit lies outside the perimeter, judged from what Evidence carries; None when inside."""
     if perimeter.acts and e.ref.act not in perimeter.acts:
@@ -233,7 +241,7 @@ def verify(
             if ev is None:
                 reasons.append(f"cites {sid}, which is not in the evidence for this question")
                 continue
-            why = outside_perimeter(ev, perimeter)
+            why = outside_perimeter(ev, perimeter) or _addresses_a_model(ev)
             if why is None and inside is not None and not inside(ev.ref):
                 why = "outside the perimeter in the catalog"
             if why:
