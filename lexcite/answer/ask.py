@@ -21,7 +21,6 @@ Example::
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -32,10 +31,10 @@ from lexcite.answer.draft import Generator
 from lexcite.answer.evidence import build_evidence, no_evidence_answer, refused_answer
 from lexcite.answer.numeric import bind_values
 from lexcite.answer.trace import AskRecord, TraceStore, catalog_problems, sha256_text, versions_in_scope
-from lexcite.answer.verify import check_values, outside_perimeter, verify
+from lexcite.answer.verify import check_values, verify
 from lexcite.catalog import Catalog
 from lexcite.contract import REFUSAL, Answer, CitationRef, Perimeter
-from lexcite.errors import CitationError, ConfigError
+from lexcite.errors import ConfigError
 from lexcite.question import cues
 from lexcite.values import CHECKED_KINDS, read_values
 
@@ -86,18 +85,6 @@ def choose_generator(generator: str | Generator | GeneratorChoice | None = None)
         gen = LocalGenerator()
         return GeneratorChoice(gen, f"local ({gen.model}: a small base model for testing the verifier; often wrong)")
     raise ConfigError(f"unknown generator {generator!r}; choose from {', '.join(GENERATORS)}")
-
-
-def _inside(catalog: Catalog, perimeter: Perimeter) -> Callable[[CitationRef], bool]:
-    from lexcite.index.perimeter import predicate
-
-    def inside(ref: CitationRef) -> bool:
-        try:
-            return predicate(perimeter, catalog.resolve(ref, perimeter.language))
-        except CitationError:
-            return False
-
-    return inside
 
 
 def _default_searcher(catalog: Catalog) -> Any:
@@ -195,8 +182,10 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
                               generator=gen.name, flags=[*flags, "generator_refused"])
 
     t = time.perf_counter()
-    inside = _inside(catalog, perimeter)
-    checked = verify(draft.text, evidence, perimeter, inside=inside)
+    def outside(ref: CitationRef) -> str | None:
+        return catalog.outside(ref, perimeter)
+
+    checked = verify(draft.text, evidence, outside)
     timings["verify"] = time.perf_counter() - t
     if not checked.ok:
         return refused_answer(question, perimeter, f"{REFUSAL} The generated answer was not shown: {checked.reason}.",
@@ -217,7 +206,7 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
 
     answer_kinds = {v.kind for s in sentences for v in read_values(s.text) if v.kind in CHECKED_KINDS}
     # Only units inside the perimeter may be shown as the other side of a disagreement (invariant 1).
-    admissible = [e for e in evidence if outside_perimeter(e, perimeter) is None and inside(e.ref)]
+    admissible = [e for e in evidence if outside(e.ref) is None]
     conflicts, shown = find_conflicts(question, admissible, facts, answer_kinds, Relations.from_catalog(catalog),
                                       perimeter.effective_date())
     if conflicts:
@@ -236,7 +225,7 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
     # when, in sentences rendered and verified here (a unit they cite that retrieval did not admit joins the
     # evidence), and keep the text the amendment replaced as former.
     cited = [r for s in (*sentences, *shown) for r in s.refs]
-    notes = amendment_notes(catalog, cited, evidence, perimeter, inside)
+    notes = amendment_notes(catalog, cited, evidence, perimeter, outside)
     verdicts = checked.verdict_dicts()
     if notes.verification is not None:
         offset = len(sentences)

@@ -33,10 +33,10 @@ from typing import Any
 
 from lexcite.answer.draft import parse_draft
 from lexcite.answer.evidence import supporting_text
-from lexcite.contract import CitationRef, CitedSentence, Evidence, Perimeter
+from lexcite.contract import CitationRef, CitedSentence, Evidence
 from lexcite.values import Value, act_numbers, number_forms, read_values, resolve_relative
 
-__all__ = ["Verdict", "Verification", "verify", "check_values", "outside_perimeter", "SupportIndex"]
+__all__ = ["Verdict", "Verification", "verify", "check_values", "Outside", "SupportIndex"]
 
 _BRANCH_PREFIXES = ("art_", "anx_", "rct_")
 _KIND_WORDS = {"date": "a date", "month": "a date", "amount": "an amount", "percent": "a percentage",
@@ -149,27 +149,18 @@ def check_values(sentence: str, cited: Sequence[Evidence],
     return results, failures
 
 
-def outside_perimeter(e: Evidence, perimeter: Perimeter) -> str | None:
-    """Why an evidence unit lies outside the perimeter, judged from what Evidence carries; None when inside."""
-    if perimeter.acts and e.ref.act not in perimeter.acts:
-        return f"act {e.ref.act} is not among {', '.join(perimeter.acts)}"
-    if perimeter.binding_only and not e.binding:
-        return "guidance in a binding-only perimeter"
-    if e.status == "draft":
-        return "a draft version"
-    if e.status == "superseded" and not (perimeter.include_superseded or perimeter.as_of):
-        return "a superseded version"
-    return None
+# Why a cited unit lies outside the question's perimeter, None when inside: `Catalog.outside`,
+# the catalog's record judged by `Perimeter.rejects` (the one rule).
+Outside = Callable[[CitationRef], str | None]
 
 
 def verify(
     text: str,
     evidence: Sequence[Evidence],
-    perimeter: Perimeter,
-    inside: Callable[[CitationRef], bool] | None = None,
+    outside: Outside,
     record_dates: Mapping[CitationRef, str] | None = None,
 ) -> Verification:
-    """Check a draft's text against this question's evidence; `inside` asks the catalog about the perimeter.
+    """Check a draft's text against this question's evidence; `outside` judges each cited unit's perimeter.
 
     `record_dates` is for text rendered by code from catalog records, never for a generator's draft
     (module docstring, rule 4).
@@ -188,9 +179,7 @@ def verify(
             if ev is None:
                 reasons.append(f"cites {sid}, which is not in the evidence for this question")
                 continue
-            why = outside_perimeter(ev, perimeter)
-            if why is None and inside is not None and not inside(ev.ref):
-                why = "outside the perimeter in the catalog"
+            why = outside(ev.ref)
             if why:
                 reasons.append(f"cites {ev.ref}: {why}")
                 continue
