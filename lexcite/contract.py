@@ -121,6 +121,8 @@ class ParsedAct:
     modified_by: tuple[str, ...] = ()  # CELEX of amending acts named in a consolidated text
     # unit id -> CELEX of the act that last changed it (consolidated ▼M markers)
     changed_units: tuple[tuple[str, str], ...] = ()
+    # article id -> the chapter/section it lies in ("cpt_III.sct_4"), where the markup says (ingest/dates.py)
+    divisions: tuple[tuple[str, str], ...] = ()
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}

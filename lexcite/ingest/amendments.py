@@ -11,9 +11,9 @@ quoted new text and its structure) and parses each formula into target unit ids 
 A formula no rule knows becomes an `unparsed` link carrying its text and the reason: a
 target is never guessed, and no instruction is silently dropped.
 
-The date a link applies from is the amending act's entry into force, read from its own
-final article ("…enter into force on the third day following that of its publication…")
-and its OJ publication date, never hard-coded.
+A link is read with the amending act's entry into force (`ingest/dates.py`, from its own final
+article and its OJ publication date); the date each change applies from is the later of that and
+the date the amended act's application rules set for the changed unit (`apply_amendments`).
 """
 
 from __future__ import annotations
@@ -22,12 +22,13 @@ import copy
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
 
 from lxml import etree
 
 from lexcite.contract import AmendmentLink, CitationRef, Unit
 from lexcite.ingest._markup import classes, eurlex_link, norm_space, text_of
+from lexcite.ingest.dates import ORDINALS as _ORDINALS
+from lexcite.ingest.dates import entry_into_force
 from lexcite.ingest.parse_oj import OPEN_QUOTES, celex_from_title, closes_quote, label_segment, parse_date
 
 __all__ = [
@@ -47,19 +48,7 @@ __all__ = [
 ACTIONS = ("replaced", "inserted", "deleted", "added", "amended", "unparsed")
 
 _CLOSE_QUOTES = "’”»\"'"
-_ORDINALS = {
-    w: i
-    for i, w in enumerate(
-        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
-        "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(),
-        start=1,
-    )
-}
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60}
-_TENS_ORD = {"thirtieth": 30, "fortieth": 40, "fiftieth": 50, "sixtieth": 60}
 _ORD_WORD = "|".join(_ORDINALS)
-_MONTHS = {m: i for i, m in enumerate(
-    "January February March April May June July August September October November December".split(), start=1)}
 
 # "Regulation (EU) 2024/1689 is amended as follows" (the sentence that names the target act)
 _ACT_AMENDED = re.compile(
@@ -346,49 +335,6 @@ def new_unit_id(formula: Formula, label: str) -> str:
     """The id of a unit that an inserted/added formula creates from its quoted label ("4a", "ba", "XIV")."""
     seg = f"{_SEG[formula.what]}_{label}"
     return f"{formula.container}.{seg}" if formula.container else seg
-
-
-# ---------------------------------------------------------------------------
-# Entry into force
-# ---------------------------------------------------------------------------
-
-
-def _ordinal_number(words: str) -> int | None:
-    words = words.lower()
-    if words in _ORDINALS:
-        return _ORDINALS[words]
-    if words in _TENS_ORD:
-        return _TENS_ORD[words]
-    tens, _, unit = words.partition("-")
-    if tens in _TENS and unit in _ORDINALS and _ORDINALS[unit] < 10:
-        return _TENS[tens] + _ORDINALS[unit]
-    return None
-
-
-def entry_into_force(texts: Iterable[str], published: str) -> tuple[str | None, str]:
-    """The entry-into-force date an act states of itself, and the sentence it was read from.
-
-    "shall enter into force on the third day following that of its publication" + publication
-    2026-07-24 -> 2026-07-27. (None, reason) when no sentence says it.
-    """
-    for text in texts:
-        m = re.search(r"shall enter into force on the (?P<n>[a-z-]+) day following(?: that of)? its publication",
-                      text)
-        if m:
-            n = _ordinal_number(m["n"])
-            if n is None:
-                return None, f"unknown ordinal {m['n']!r} in {m[0]!r}"
-            return (date.fromisoformat(published) + timedelta(days=n)).isoformat(), m[0]
-        m = re.search(r"shall enter into force on the day (?:following|after)(?: that of)? its publication", text)
-        if m:
-            return (date.fromisoformat(published) + timedelta(days=1)).isoformat(), m[0]
-        m = re.search(r"shall enter into force on the (?:day|date) of its publication", text)
-        if m:
-            return published, m[0]
-        m = re.search(r"shall enter into force on (\d{1,2}) ([A-Z][a-z]+) (\d{4})", text)
-        if m and m[2] in _MONTHS:
-            return date(int(m[3]), _MONTHS[m[2]], int(m[1])).isoformat(), m[0]
-    return None, "no 'shall enter into force on …' sentence found in the act's articles"
 
 
 # ---------------------------------------------------------------------------
