@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field, fields
 from datetime import date
-from typing import Any, Literal
+from typing import Any
 
 from lexcite.errors import CitationError
 
@@ -36,7 +36,6 @@ __all__ = [
     "OPEN_END",
 ]
 
-UnitKind = Literal["recital", "article", "paragraph", "point", "annex", "section"]
 UNIT_KINDS: tuple[str, ...] = ("recital", "article", "paragraph", "point", "annex", "section")
 
 # ELI-style path: segments like rct_12, art_6, par_2, pnt_h, pnt_iii, anx_III, sct_A, art_4a.

@@ -7,8 +7,7 @@
      ├── ParseError           known markup, but a unit cannot be built (path, where)
      ├── CitationError        a reference that does not parse or resolve
      ├── CatalogError         the SQLite catalog refuses a change
-     ├── IndexMismatch        the index was built from another catalog state or model
-     └── GenerationError      a generator failed in a way the caller must see
+     └── IndexMismatch        the index was built from another catalog state or model
 
 Abstentions and refusals are *not* errors: they are `Answer` values.
 """
@@ -26,7 +25,6 @@ __all__ = [
     "CitationError",
     "CatalogError",
     "IndexMismatch",
-    "GenerationError",
 ]
 
 
@@ -73,6 +71,3 @@ class CatalogError(LexciteError):
 class IndexMismatch(LexciteError):
     pass
 
-
-class GenerationError(LexciteError):
-    pass

@@ -25,10 +25,7 @@ import re
 from lexcite.contract import Fact, Unit
 from lexcite.values import CHECKED_KINDS, Value, read_values
 
-__all__ = ["extract_facts", "FACT_KINDS", "value_key", "fact_key"]
-
-FACT_KINDS = ("application_date", "date", "deadline", "fine_amount", "amount", "turnover_pct", "percentage",
-              "threshold")
+__all__ = ["extract_facts", "value_key", "fact_key"]
 
 _APPLY = re.compile(r"(?:appl(?:y|ies|icable)|enter(?:s)? into force|entry into force|in force)\W+(?:\w+\W+){0,3}$",
                     re.I)
