@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field, fields
 from datetime import date
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from lexcite.errors import CitationError
 
@@ -34,6 +34,7 @@ __all__ = [
     "VersionRow",
     "STATUSES",
     "OPEN_END",
+    "Retriever",
 ]
 
 UNIT_KINDS: tuple[str, ...] = ("recital", "article", "paragraph", "point", "annex", "section")
@@ -496,3 +497,14 @@ class SearchResult:
     discarded: tuple[tuple[str, str], ...] = ()  # (ref, reason)
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
     outside: tuple[str, ...] = ()  # laws the question is asked under that the catalog lacks (index/scope.py)
+
+
+@runtime_checkable
+class Retriever(Protocol):
+    """What answering and evaluation need from retrieval: `index.search.Searcher`, and the tests' small searchers.
+
+    `search` ranks the units inside `perimeter` (never one outside: invariant 1) and admits at most
+    `k` of them above the calibrated threshold.
+    """
+
+    def search(self, query: str, perimeter: Perimeter = ..., k: int = ...) -> SearchResult: ...

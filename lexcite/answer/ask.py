@@ -33,7 +33,7 @@ from lexcite.answer.numeric import bind_values
 from lexcite.answer.trace import AskRecord, TraceStore, catalog_problems, sha256_text, versions_in_scope
 from lexcite.answer.verify import check_values, verify
 from lexcite.catalog import Catalog
-from lexcite.contract import REFUSAL, Answer, CitationRef, Perimeter
+from lexcite.contract import REFUSAL, Answer, CitationRef, Perimeter, Retriever
 from lexcite.errors import ConfigError
 from lexcite.question import cues
 from lexcite.values import CHECKED_KINDS, read_values
@@ -98,7 +98,7 @@ def ask(
     perimeter: Perimeter = Perimeter(),
     k: int = 6,
     generator: str | Generator | GeneratorChoice | None = None,
-    searcher: Any = None,
+    searcher: Retriever | None = None,
     trace: bool = True,
     store_text: bool = True,
     *,
@@ -266,7 +266,7 @@ class ReplayReport:
                 "answer": self.answer.to_dict()}
 
 
-def replay(trace_id: str, *, searcher: Any = None, generator: str | Generator | None = None,
+def replay(trace_id: str, *, searcher: Retriever | None = None, generator: str | Generator | None = None,
            catalog: Catalog | None = None, traces: TraceStore | None = None) -> ReplayReport:
     """Rerun a traced question with its recorded inputs (question, perimeter, k, generator) and compare.
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from lexcite.contract import Answer, CitationRef, Perimeter, SearchResult
+from lexcite.contract import Answer, CitationRef, Perimeter, Retriever, SearchResult
 from lexcite.errors import ConfigError
 from lexcite.eval import answers as am
 from lexcite.eval import metrics as m
@@ -142,7 +142,7 @@ def _timed(fn: Callable[[], Any], bucket: list[float]) -> tuple[Any, float]:
 
 def evaluate(
     questions: Iterable[GoldenQuestion],
-    searcher: Any,
+    searcher: Retriever,
     k: int = 6,
     with_answers: bool = True,
     *,
