@@ -27,6 +27,8 @@ __all__ = [
     "Answer",
     "AmendmentLink",
     "Fact",
+    "Verdict",
+    "ValueCheck",
     "REFUSAL",
     "Candidate",
     "SearchResult",
@@ -349,6 +351,43 @@ class Conflict:
 
 
 @dataclass(frozen=True)
+class ValueCheck:
+    """One value a sentence states (a date, an amount, a reference ...) and whether a cited unit supports it."""
+
+    text: str  # as the sentence writes it
+    kind: str  # lexcite.values kinds: date, month, amount, percent, period, power, number, act, ref
+    value: str  # normalised
+    ok: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The verifier's judgement of one sentence of a draft (invariant 3), kept for the trace."""
+
+    index: int
+    sentence: str
+    sids: tuple[str, ...]
+    refs: tuple[str, ...]
+    ok: bool
+    reasons: tuple[str, ...] = ()
+    values: tuple[ValueCheck, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "sentence": self.sentence,
+            "sids": list(self.sids),
+            "refs": list(self.refs),
+            "ok": self.ok,
+            "reasons": list(self.reasons),
+            "values": [v.to_dict() for v in self.values],
+        }
+
+
+@dataclass(frozen=True)
 class Answer:
     question: str
     sentences: tuple[CitedSentence, ...] = ()
@@ -356,7 +395,7 @@ class Answer:
     refused: bool = False
     refusal_reason: str = ""
     conflicts: tuple[Conflict, ...] = ()
-    verdicts: tuple[dict[str, Any], ...] = ()
+    verdicts: tuple[Verdict, ...] = ()
     generator: str = ""
     flags: tuple[str, ...] = ()
     trace_id: str | None = None
@@ -384,7 +423,7 @@ class Answer:
             "sentences": [s.to_dict() for s in self.sentences],
             "evidence": [e.to_dict() for e in self.evidence],
             "conflicts": [c.to_dict() for c in self.conflicts],
-            "verdicts": list(self.verdicts),
+            "verdicts": [v.to_dict() for v in self.verdicts],
             "generator": self.generator,
             "flags": list(self.flags),
             "trace_id": self.trace_id,

@@ -190,7 +190,7 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
     if not checked.ok:
         return refused_answer(question, perimeter, f"{REFUSAL} The generated answer was not shown: {checked.reason}.",
                               evidence=evidence, generator=gen.name, flags=[*flags, *checked.flags],
-                              verdicts=checked.verdict_dicts())
+                              verdicts=checked.verdicts)
     sentences = checked.sentences
     facts = catalog.facts(refs=[e.ref for e in evidence], language=perimeter.language)
     wanted = cues(question).value_kinds()
@@ -200,7 +200,7 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
         if not bound.ok:
             return refused_answer(question, perimeter, f"{REFUSAL} {_sentence(bound.reason)}",
                                   evidence=evidence, generator=gen.name, flags=[*flags, *bound.flags],
-                                  verdicts=checked.verdict_dicts())
+                                  verdicts=checked.verdicts)
         sentences = bound.sentences
         flags.append("numeric_path")
 
@@ -218,7 +218,7 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
                     question, perimeter,
                     f"{REFUSAL} The admitted documents disagree and the disagreement could not be shown "
                     f"verifiably: {failures[0]}.", evidence=evidence, generator=gen.name,
-                    flags=[*flags, "conflict", "verification_failed"], verdicts=checked.verdict_dicts())
+                    flags=[*flags, "conflict", "verification_failed"], verdicts=checked.verdicts)
         flags.append("conflict")
 
     # Cited units whose text an amending act enacted (or cited amending instructions): say which act and from
@@ -226,10 +226,10 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
     # evidence), and keep the text the amendment replaced as former.
     cited = [r for s in (*sentences, *shown) for r in s.refs]
     notes = amendment_notes(catalog, cited, evidence, perimeter, outside)
-    verdicts = checked.verdict_dicts()
+    verdicts = checked.verdicts
     if notes.verification is not None:
         offset = len(sentences)
-        verdicts += tuple({**v, "index": v["index"] + offset} for v in notes.verification.verdict_dicts())
+        verdicts += tuple(replace(v, index=v.index + offset) for v in notes.verification.verdicts)
         if not notes.verification.ok:
             return refused_answer(question, perimeter, f"{REFUSAL} The note on an amended provision was not shown: "
                                   f"{notes.verification.reason}.", evidence=notes.evidence, generator=gen.name,

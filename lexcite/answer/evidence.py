@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from lexcite.answer.draft import split_sentences
-from lexcite.contract import REFUSAL, Answer, Evidence, Perimeter, SearchResult
+from lexcite.contract import REFUSAL, Answer, Evidence, Perimeter, SearchResult, Verdict
 from lexcite.index.scope import refusal_reason
 
 __all__ = ["build_evidence", "no_evidence_answer", "refused_answer", "REFUSAL",
@@ -64,7 +64,7 @@ def build_evidence(result: SearchResult) -> tuple[Evidence, ...]:
 
 
 def refused_answer(question: str, perimeter: Perimeter, reason: str, *, evidence: Sequence[Evidence] = (),
-                   generator: str = "", flags: Sequence[str] = (), verdicts: Sequence[dict] = ()) -> Answer:
+                   generator: str = "", flags: Sequence[str] = (), verdicts: Sequence[Verdict] = ()) -> Answer:
     """A refusal: the fixed text `REFUSAL`, with the reason recorded (never a partial answer)."""
     return Answer(
         question=question,

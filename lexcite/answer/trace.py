@@ -266,9 +266,9 @@ class TraceStore:
                 for e in a.evidence
             ],
             "verdicts": [
-                {"idx": v["index"], "sentence": keep(v["sentence"]), "sids": v["sids"], "refs": v["refs"],
-                 "ok": int(v["ok"]), "reasons": v["reasons"], "vals": v["values"] if store_text else
-                 [{**x, "text": None} for x in v["values"]]}
+                {"idx": v.index, "sentence": keep(v.sentence), "sids": list(v.sids), "refs": list(v.refs),
+                 "ok": int(v.ok), "reasons": list(v.reasons),
+                 "vals": [{**x.to_dict(), "text": keep(x.text)} for x in v.values]}
                 for v in a.verdicts
             ],
         }

@@ -29,11 +29,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from lexcite.answer.draft import parse_draft
 from lexcite.answer.evidence import supporting_text
-from lexcite.contract import CitationRef, CitedSentence, Evidence
+from lexcite.contract import CitationRef, CitedSentence, Evidence, ValueCheck, Verdict
 from lexcite.values import Value, act_numbers, number_forms, read_values, resolve_relative
 
 __all__ = ["Verdict", "Verification", "verify", "check_values", "Outside", "SupportIndex"]
@@ -45,37 +44,12 @@ _KIND_WORDS = {"date": "a date", "month": "a date", "amount": "an amount", "perc
 
 
 @dataclass(frozen=True)
-class Verdict:
-    index: int
-    sentence: str
-    sids: tuple[str, ...]
-    refs: tuple[str, ...]
-    ok: bool
-    reasons: tuple[str, ...] = ()
-    values: tuple[dict[str, Any], ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "sentence": self.sentence,
-            "sids": list(self.sids),
-            "refs": list(self.refs),
-            "ok": self.ok,
-            "reasons": list(self.reasons),
-            "values": list(self.values),
-        }
-
-
-@dataclass(frozen=True)
 class Verification:
     sentences: tuple[CitedSentence, ...]
     verdicts: tuple[Verdict, ...]
     ok: bool
     reason: str = ""  # the first failure, in words; empty when ok
     flags: tuple[str, ...] = field(default_factory=tuple)
-
-    def verdict_dicts(self) -> tuple[dict[str, Any], ...]:
-        return tuple(v.to_dict() for v in self.verdicts)
 
 
 class SupportIndex:
@@ -128,7 +102,7 @@ class SupportIndex:
 
 def check_values(sentence: str, cited: Sequence[Evidence],
                  cache: dict[CitationRef, SupportIndex] | None = None,
-                 record_dates: Mapping[CitationRef, str] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+                 record_dates: Mapping[CitationRef, str] | None = None) -> tuple[list[ValueCheck], list[str]]:
     """Each value of `sentence` with whether a cited unit supports it; and the failures in words.
 
     `record_dates` (ref -> ISO date the catalog records it in force from) only for sentences rendered
@@ -143,7 +117,7 @@ def check_values(sentence: str, cited: Sequence[Evidence],
     results, failures = [], []
     for v in read_values(sentence):
         ok = any(ix.supports(v) for ix in indexes)
-        results.append({"text": v.text, "kind": v.kind, "value": v.value, "ok": ok})
+        results.append(ValueCheck(v.text, v.kind, v.value, ok))
         if not ok:
             failures.append(f"{v.kind} '{v.text}' does not appear in the cited text")
     return results, failures
@@ -184,7 +158,7 @@ def verify(
                 reasons.append(f"cites {ev.ref}: {why}")
                 continue
             cited.append(ev)
-        values: list[dict[str, Any]] = []
+        values: list[ValueCheck] = []
         if cited:
             values, failures = check_values(ds.text, cited, cache, record_dates)
             reasons.extend(failures)
@@ -199,12 +173,12 @@ def verify(
     if bad:
         first = bad[0]
         # The shown reason never repeats an unverified value; the verdicts (trace, --json) keep it.
-        unsupported = next((x for x in first.values if not x["ok"]), None)
-        citation_problems = len(first.reasons) - sum(not x["ok"] for x in first.values)
+        unsupported = next((x for x in first.values if not x.ok), None)
+        citation_problems = len(first.reasons) - sum(not x.ok for x in first.values)
         if citation_problems or unsupported is None:
             why = first.reasons[0]
         else:
-            why = f"{_KIND_WORDS.get(unsupported['kind'], 'a value')} that does not appear in the text it cites"
+            why = f"{_KIND_WORDS.get(unsupported.kind, 'a value')} that does not appear in the text it cites"
         reason = f"sentence {first.index + 1} failed verification: {why}"
         return Verification(tuple(sentences), tuple(verdicts), False, reason, ("verification_failed",))
     return Verification(tuple(sentences), tuple(verdicts), True)

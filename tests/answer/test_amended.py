@@ -81,7 +81,7 @@ class TestTheAmendedBySentence:
         # the amending unit joined the evidence as a further S-id; every verdict, the note's included, passed
         assert [(e.sid, str(e.ref)) for e in a.evidence] == [("S1", f"{AI}@{AMENDED}#art_4.par_1"),
                                                             ("S2", f"{OMNI}@2026-07-24#art_1.pnt_5")]
-        assert len(a.verdicts) == len(a.sentences) and all(v["ok"] for v in a.verdicts)
+        assert len(a.verdicts) == len(a.sentences) and all(v.ok for v in a.verdicts)
         assert "amended" in a.flags
         assert "support the development of AI literacy" in a.text
 

@@ -166,7 +166,7 @@ def test_ask_with_the_local_model_shows_only_verified_sentences(local_generator,
                 assert a.text.startswith(REFUSAL)
                 continue
             by_ref = {e.ref: e for e in a.evidence}
-            assert a.verdicts and all(v["ok"] for v in a.verdicts)
+            assert a.verdicts and all(v.ok for v in a.verdicts)
             for s in a.sentences:
                 if "numeric_path" in a.flags or "conflict" in a.flags:
                     continue  # values rendered from stored facts, or the other side shown by rule
