@@ -181,10 +181,10 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
         return refused_answer(question, perimeter, f"{REFUSAL} {_sentence(draft.reason)}", evidence=evidence,
                               generator=gen.name, flags=[*flags, "generator_refused"])
 
-    t = time.perf_counter()
-    def outside(ref: CitationRef) -> str | None:
+    def outside(ref: CitationRef) -> str | None:  # the catalog's word on a unit, by the one perimeter rule
         return catalog.outside(ref, perimeter)
 
+    t = time.perf_counter()
     checked = verify(draft.text, evidence, outside)
     timings["verify"] = time.perf_counter() - t
     if not checked.ok:
