@@ -42,16 +42,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from lexcite.answer.draft import parse_draft, split_sentences
 from lexcite.answer.evidence import instruction_like, supporting_text
-from lexcite.contract import CitationRef, CitedSentence, Evidence, Perimeter
+from lexcite.contract import CitationRef, CitedSentence, Evidence, ValueCheck, Verdict
 from lexcite.printable import printable
 from lexcite.values import Value, act_numbers, digits_for_words, number_forms, read_values, resolve_relative
 
-__all__ = ["Verdict", "Verification", "verify", "check_values", "outside_perimeter", "SupportIndex",
-           "MAX_SENTENCES", "MAX_CHARS"]
+__all__ = ["Verdict", "Verification", "verify", "check_values", "Outside", "SupportIndex", "MAX_SENTENCES",
+           "MAX_CHARS"]
 
 MAX_SENTENCES = 12  # a generator is asked for at most six; code adds a few notes
 MAX_CHARS = 8000  # two quoted paragraphs with their points fit; a runaway repetition does not
@@ -65,37 +64,12 @@ _KIND_WORDS = {"date": "a date", "month": "a date", "amount": "an amount", "perc
 
 
 @dataclass(frozen=True)
-class Verdict:
-    index: int
-    sentence: str
-    sids: tuple[str, ...]
-    refs: tuple[str, ...]
-    ok: bool
-    reasons: tuple[str, ...] = ()
-    values: tuple[dict[str, Any], ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "sentence": self.sentence,
-            "sids": list(self.sids),
-            "refs": list(self.refs),
-            "ok": self.ok,
-            "reasons": list(self.reasons),
-            "values": list(self.values),
-        }
-
-
-@dataclass(frozen=True)
 class Verification:
     sentences: tuple[CitedSentence, ...]
     verdicts: tuple[Verdict, ...]
     ok: bool
     reason: str = ""  # the first failure, in words; empty when ok
     flags: tuple[str, ...] = field(default_factory=tuple)
-
-    def verdict_dicts(self) -> tuple[dict[str, Any], ...]:
-        return tuple(v.to_dict() for v in self.verdicts)
 
 
 class SupportIndex:
@@ -149,7 +123,7 @@ class SupportIndex:
 
 def check_values(sentence: str, cited: Sequence[Evidence],
                  cache: dict[CitationRef, SupportIndex] | None = None,
-                 record_dates: Mapping[CitationRef, str] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+                 record_dates: Mapping[CitationRef, str] | None = None) -> tuple[list[ValueCheck], list[str]]:
     """Each value of `sentence` with whether a cited unit supports it; and the failures in words.
 
     `record_dates` (ref -> ISO date the catalog records it in force from) only for sentences rendered
@@ -164,7 +138,7 @@ def check_values(sentence: str, cited: Sequence[Evidence],
     results, failures = [], []
     for v in read_values(digits_for_words(sentence)):
         ok = any(ix.supports(v) for ix in indexes)
-        results.append({"text": v.text, "kind": v.kind, "value": v.value, "ok": ok})
+        results.append(ValueCheck(v.text, v.kind, v.value, ok))
         if not ok:
             failures.append(_value_failure(results[-1]))
     denied = negations(sentence) - set().union(*(ix.negations for ix in indexes))
@@ -173,8 +147,8 @@ def check_values(sentence: str, cited: Sequence[Evidence],
     return results, failures
 
 
-def _value_failure(value: Mapping[str, Any]) -> str:
-    return f"{value['kind']} '{value['text']}' does not appear in the cited text"
+def _value_failure(value: ValueCheck) -> str:
+    return f"{value.kind} '{value.text}' does not appear in the cited text"
 
 
 def negations(text: str) -> set[str]:
@@ -189,17 +163,9 @@ def _addresses_a_model(e: Evidence) -> str | None:
     return None
 
 
-def outside_perimeter(e: Evidence, perimeter: Perimeter) -> str | None:
-    """Why an evidence unit lies outside the perimeter, judged from what Evidence carries; None when inside."""
-    if perimeter.acts and e.ref.act not in perimeter.acts:
-        return f"act {e.ref.act} is not among {', '.join(perimeter.acts)}"
-    if perimeter.binding_only and not e.binding:
-        return "guidance in a binding-only perimeter"
-    if e.status == "draft":
-        return "a draft version"
-    if e.status == "superseded" and not (perimeter.include_superseded or perimeter.as_of):
-        return "a superseded version"
-    return None
+# Why a cited unit lies outside the question's perimeter, None when inside: `Catalog.outside`,
+# the catalog's record judged by `Perimeter.rejects` (the one rule).
+Outside = Callable[[CitationRef], str | None]
 
 
 def _too_long(text: str) -> str:
@@ -214,11 +180,10 @@ def _too_long(text: str) -> str:
 def verify(
     text: str,
     evidence: Sequence[Evidence],
-    perimeter: Perimeter,
-    inside: Callable[[CitationRef], bool] | None = None,
+    outside: Outside,
     record_dates: Mapping[CitationRef, str] | None = None,
 ) -> Verification:
-    """Check a draft's text against this question's evidence; `inside` asks the catalog about the perimeter.
+    """Check a draft's text against this question's evidence; `outside` judges each cited unit's perimeter.
 
     `record_dates` is for text rendered by code from catalog records, never for a generator's draft
     (module docstring, rule 4).
@@ -241,14 +206,12 @@ def verify(
             if ev is None:
                 reasons.append(f"cites {sid}, which is not in the evidence for this question")
                 continue
-            why = outside_perimeter(ev, perimeter) or _addresses_a_model(ev)
-            if why is None and inside is not None and not inside(ev.ref):
-                why = "outside the perimeter in the catalog"
+            why = outside(ev.ref) or _addresses_a_model(ev)
             if why:
                 reasons.append(f"cites {ev.ref}: {why}")
                 continue
             cited.append(ev)
-        values: list[dict[str, Any]] = []
+        values: list[ValueCheck] = []
         if cited:
             values, failures = check_values(ds.text, cited, cache, record_dates)
             reasons.extend(failures)
@@ -263,13 +226,13 @@ def verify(
     if bad:
         first = bad[0]
         # The shown reason never repeats an unverified value; the verdicts (trace, --json) keep it.
-        unsupported = next((x for x in first.values if not x["ok"]), None)
-        value_failures = {_value_failure(x) for x in first.values if not x["ok"]}
+        unsupported = next((x for x in first.values if not x.ok), None)
+        value_failures = {_value_failure(x) for x in first.values if not x.ok}
         others = [r for r in first.reasons if r not in value_failures]
         if others or unsupported is None:
             why = others[0] if others else first.reasons[0]
         else:
-            why = f"{_KIND_WORDS.get(unsupported['kind'], 'a value')} that does not appear in the text it cites"
+            why = f"{_KIND_WORDS.get(unsupported.kind, 'a value')} that does not appear in the text it cites"
         reason = f"sentence {first.index + 1} failed verification: {why}"
         return Verification(tuple(sentences), tuple(verdicts), False, reason, ("verification_failed",))
     return Verification(tuple(sentences), tuple(verdicts), True)
