@@ -28,14 +28,15 @@ from typing import Any
 
 from lexcite import config
 from lexcite.catalog import Catalog
-from lexcite.errors import IndexMismatch
+from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.bm25 import BM25_PARAMS, TOKENIZER
 from lexcite.index.chunks import DEFAULT_GRANULARITY, Passage, chunk_id, chunk_texts, passages
 from lexcite.index.dense import DenseStore, backend_name, metadata, open_client, same_backend
 from lexcite.index.embed import DEFAULT_EMBEDDER, Embedder, get_embedder
-from lexcite.index.rerank import parse_spec
+from lexcite.index.rerank import load_reranker, parse_spec
 
-__all__ = ["build", "BuildReport", "load_manifest", "save_manifest", "manifest_path", "check", "DEFAULT_RERANKER",
+__all__ = ["build", "BuildReport", "load_manifest", "save_manifest", "manifest_path", "check", "check_store",
+           "DEFAULT_RERANKER",
            "collection_name", "FIX"]
 
 DEFAULT_RERANKER = "embedder:e5"  # = the default embedder: its dense vectors are reused
@@ -77,7 +78,13 @@ def load_manifest(home: Path) -> dict[str, Any] | None:
     path = manifest_path(home)
     if not path.exists():
         return None
-    return json.loads(path.read_text())
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise IndexMismatch(f"{path} cannot be read ({type(e).__name__}: {e}); {FIX}") from None
+    if not isinstance(manifest, dict):
+        raise IndexMismatch(f"{path} is not an index manifest; {FIX}")
+    return manifest
 
 
 def save_manifest(home: Path, manifest: dict[str, Any]) -> None:
@@ -178,8 +185,12 @@ def build(
     url = chroma_url if chroma_url is not None else config.chroma_url()
     own = catalog is None
     catalog = catalog or Catalog(home / "catalog.sqlite")
+    if isinstance(golden, Path) and not golden.is_file():
+        # Before anything is touched: a failed option never costs a working index its thresholds.
+        raise ConfigError(f"--golden {golden}: no such file; nothing was changed")
     try:
-        old = None if rebuild else load_manifest(home)
+        previous = load_manifest(home)
+        old = None if rebuild else previous
         emb_name = embedder or (old or {}).get("embedder") or DEFAULT_EMBEDDER
         rr_spec = reranker or (old or {}).get("reranker") or DEFAULT_RERANKER
         gran = granularity or (old or {}).get("granularity") or DEFAULT_GRANULARITY
@@ -187,18 +198,26 @@ def build(
         emb = get_embedder(emb_name)
         reuse = kind == "embedder" and rr_arg == emb_name  # the dense vectors serve the reranker as they are
         rr_emb = get_embedder(rr_arg) if kind == "embedder" and not reuse else None
+        if kind == "cross-encoder":
+            load_reranker(rr_spec)  # a model that cannot load fails here, before the index is touched
 
         client = open_client(home, url)
         backend = backend_name(url)
         dense_name = collection_name("dense", emb_name, gran)
         rr_name = dense_name if reuse else (collection_name("rerank", rr_arg, gran) if rr_emb else None)
+        if rebuild:
+            # Built beside the collections the manifest names, which serve searches until the new
+            # manifest replaces it; an interrupted or failed rebuild leaves them whole.
+            generation = datetime.now(UTC).strftime("%Y%m%d%H%M%S%f")
+            dense_name = f"{dense_name}-{generation}"
+            rr_name = dense_name if reuse else (f"{rr_name}-{generation}" if rr_name else None)
         same = (old is not None and same_backend(old.get("backend", ""), backend)
                 and old.get("format") == MANIFEST_FORMAT)
         old_dense = old["passages"] if same and old.get("collection") == dense_name else {}
         old_rr = old.get("rerank_passages", {}) if same and old.get("rerank_collection") == rr_name else {}
-        if rebuild or not old_dense:
+        if not rebuild and not old_dense:
             DenseStore.drop(client, dense_name)
-        if rr_emb is not None and rr_name and (rebuild or not old_rr):
+        if not rebuild and rr_emb is not None and rr_name and not old_rr:
             DenseStore.drop(client, rr_name)
         if same and old.get("collection") not in (dense_name, None):
             DenseStore.drop(client, old["collection"])  # another embedder's vectors: no longer searched
@@ -235,6 +254,9 @@ def build(
             "thresholds": {},
         }
         save_manifest(home, manifest)
+        if rebuild and previous is not None:  # the switch is made: the old collections serve nothing now
+            for name in {previous.get("collection"), previous.get("rerank_collection")} - {dense_name, rr_name, None}:
+                DenseStore.drop(client, name)
         calibration = None
         if golden is not False:
             from lexcite.eval.golden import default_golden_path
@@ -277,3 +299,20 @@ def check(manifest: dict[str, Any] | None, state: str, embedder: str | None = No
     if backend and not same_backend(manifest["backend"], backend):
         raise IndexMismatch(f"the index was built on {manifest['backend']}, not {backend}; {FIX}")
     return manifest
+
+
+def check_store(manifest: dict[str, Any], dense: DenseStore) -> None:
+    """The vectors the manifest names are there, all of them, made by the embedder it names.
+
+    Raises IndexMismatch (never a silently different ranking) for a collection deleted, renamed,
+    emptied or cut short, or a manifest whose embedder was changed by hand.
+    """
+    name = manifest.get("collection") or ""
+    if not name.startswith(collection_name("dense", manifest.get("embedder", ""), manifest.get("granularity", ""))):
+        raise IndexMismatch(f"the manifest names embedder {manifest.get('embedder')!r} but collection {name!r} "
+                            f"holds another model's vectors; {FIX}")
+    expected = sum(v[2] for v in manifest.get("passages", {}).values())
+    count = dense.count()
+    if count != expected:
+        raise IndexMismatch(f"collection {name} holds {count} vectors, the manifest {expected} "
+                            f"(deleted or damaged vector store?); {FIX}")

@@ -30,7 +30,7 @@ from lexcite.catalog import Catalog
 from lexcite.contract import Candidate, CitationRef, Hit, Perimeter, SearchResult
 from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.bm25 import BM25Index
-from lexcite.index.build import NO_INDEX, check, load_manifest
+from lexcite.index.build import FIX, NO_INDEX, check, check_store, load_manifest
 from lexcite.index.chunks import Passage, passages
 from lexcite.index.dense import DenseStore, backend_name, open_client
 from lexcite.index.embed import get_embedder
@@ -132,8 +132,14 @@ class Searcher:
             for i, p in enumerate(self.passages):
                 u = p.record.unit
                 self._groups.setdefault((u.act, u.version, u.language, p.article), []).append(i)
-            client = open_client(self.home, url)
-            self._dense = DenseStore(client, self.manifest["collection"])
+            try:
+                client = open_client(self.home, url)
+                self._dense = DenseStore(client, self.manifest["collection"])
+                check_store(self.manifest, self._dense)
+            except IndexMismatch:
+                raise
+            except Exception as e:  # noqa: BLE001 - chromadb raises many types for a damaged store
+                raise IndexMismatch(f"the vector store cannot be read ({type(e).__name__}: {e}); {FIX}") from None
             self._embedder = get_embedder(self.embedder_name)
             self._reranker: Reranker | None = None
             self._reranker_loaded = False
