@@ -33,7 +33,7 @@ from lexcite.answer.evidence import build_evidence, no_evidence_answer, refused_
 from lexcite.answer.numeric import bind_values
 from lexcite.answer.trace import AskRecord, TraceStore, catalog_problems, sha256_text, versions_in_scope
 from lexcite.answer.verify import check_values, outside_perimeter, verify
-from lexcite.contract import REFUSAL, Answer, CitationRef, Perimeter
+from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter
 from lexcite.errors import CitationError, ConfigError
 from lexcite.ingest.catalog import Catalog
 from lexcite.question import cues
@@ -162,11 +162,31 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
+class _Refused(Exception):
+    """A stage of `_compose` decided that the answer is not shown; `_answer` turns it into the one refusal."""
+
+    def __init__(self, reason: str, flags: list[str], evidence: tuple[Evidence, ...],
+                 verdicts: tuple[dict[str, Any], ...] = ()):
+        super().__init__(reason)
+        self.reason, self.flags, self.evidence, self.verdicts = reason, flags, evidence, verdicts
+
+
 def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, catalog: Catalog, rec: AskRecord,
             timings: dict[str, float]) -> Answer:
     evidence = build_evidence(result)
     if not evidence:  # invariant 2: decided here, no generator called
         return no_evidence_answer(question, result)
+    try:
+        return _compose(question, perimeter, evidence, gen, catalog, rec, timings)
+    except _Refused as r:
+        return refused_answer(question, perimeter, f"{REFUSAL} {r.reason}", evidence=r.evidence, generator=gen.name,
+                              flags=r.flags, verdicts=r.verdicts)
+
+
+def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...], gen: Generator, catalog: Catalog,
+             rec: AskRecord, timings: dict[str, float]) -> Answer:
+    """Generate, verify, bind values, show conflicts and amendments; raise `_Refused` where the answer stops."""
+    facts = catalog.facts(refs=[e.ref for e in evidence], language=perimeter.language)
     t = time.perf_counter()
     draft = gen.generate(question, evidence)
     timings["generate"] = time.perf_counter() - t
@@ -177,27 +197,23 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
         rec.params["error"] = draft.error
     flags = list(draft.flags)
     if draft.refused:
-        return refused_answer(question, perimeter, f"{REFUSAL} {_sentence(draft.reason)}", evidence=evidence,
-                              generator=gen.name, flags=[*flags, "generator_refused"])
+        raise _Refused(_sentence(draft.reason), [*flags, "generator_refused"], evidence)
 
     t = time.perf_counter()
     inside = _inside(catalog, perimeter)
     checked = verify(draft.text, evidence, perimeter, inside=inside)
     timings["verify"] = time.perf_counter() - t
+    verdicts = checked.verdict_dicts()
     if not checked.ok:
-        return refused_answer(question, perimeter, f"{REFUSAL} The generated answer was not shown: {checked.reason}.",
-                              evidence=evidence, generator=gen.name, flags=[*flags, *checked.flags],
-                              verdicts=checked.verdict_dicts())
+        raise _Refused(f"The generated answer was not shown: {checked.reason}.", [*flags, *checked.flags], evidence,
+                       verdicts)
     sentences = checked.sentences
-    facts = catalog.facts(refs=[e.ref for e in evidence], language=perimeter.language)
     wanted = cues(question).value_kinds()
     if wanted:
         bound = bind_values(sentences, facts, wanted)
         rec.bindings = [b.to_dict() for b in bound.bindings]
         if not bound.ok:
-            return refused_answer(question, perimeter, f"{REFUSAL} {_sentence(bound.reason)}",
-                                  evidence=evidence, generator=gen.name, flags=[*flags, *bound.flags],
-                                  verdicts=checked.verdict_dicts())
+            raise _Refused(_sentence(bound.reason), [*flags, *bound.flags], evidence, verdicts)
         sentences = bound.sentences
         flags.append("numeric_path")
 
@@ -211,11 +227,9 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
         for s in shown:
             _, failures = check_values(s.text, [by_ref[r] for r in s.refs])
             if failures:  # never show one side alone: refuse rather than hide the other value
-                return refused_answer(
-                    question, perimeter,
-                    f"{REFUSAL} The admitted documents disagree and the disagreement could not be shown "
-                    f"verifiably: {failures[0]}.", evidence=evidence, generator=gen.name,
-                    flags=[*flags, "conflict", "verification_failed"], verdicts=checked.verdict_dicts())
+                raise _Refused("The admitted documents disagree and the disagreement could not be shown "
+                               f"verifiably: {failures[0]}.", [*flags, "conflict", "verification_failed"], evidence,
+                               verdicts)
         flags.append("conflict")
 
     # Cited units whose text an amending act enacted (or cited amending instructions): say which act and from
@@ -223,21 +237,18 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
     # evidence), and keep the text the amendment replaced as former.
     cited = [r for s in (*sentences, *shown) for r in s.refs]
     notes = amendment_notes(catalog, cited, evidence, perimeter, inside)
-    verdicts = checked.verdict_dicts()
     if notes.verification is not None:
         offset = len(sentences)
         verdicts += tuple({**v, "index": v["index"] + offset} for v in notes.verification.verdict_dicts())
         if not notes.verification.ok:
-            return refused_answer(question, perimeter, f"{REFUSAL} The note on an amended provision was not shown: "
-                                  f"{notes.verification.reason}.", evidence=notes.evidence, generator=gen.name,
-                                  flags=[*flags, "amended", *notes.verification.flags], verdicts=verdicts)
+            raise _Refused(f"The note on an amended provision was not shown: {notes.verification.reason}.",
+                           [*flags, "amended", *notes.verification.flags], notes.evidence, verdicts)
         flags.append("amended")
-    evidence = notes.evidence
     conflicts += former_conflicts(question, notes.amendments, catalog, perimeter.language, answer_kinds, conflicts)
     return Answer(
         question=question,
         sentences=sentences + notes.sentences + shown,
-        evidence=evidence,
+        evidence=notes.evidence,
         conflicts=conflicts,
         verdicts=verdicts,
         generator=gen.name,
