@@ -1,0 +1,140 @@
+"""Answerability: refuse only when the law is silent, decided in code from what the evidence states.
+
+A retrieval score cannot tell an unanswerable question from an answerable one, so
+this runs after evidence and before any generator, on the admitted units' text:
+
+1. value: the question asks for a kind of value (`question.cues`: a date, a
+   period, an amount, a percentage, a threshold) and no admitted unit states one
+   of that kind in a sentence about the question's subject (a sentence sharing
+   at least `MIN_SUBJECT` of the subject's term weight) -> refusal naming the
+   kind of value and the subject;
+2. term: the question asks about a name (a proper name or a model name: "Italy",
+   "GPT-4") that appears in no admitted unit, neither written out nor as the
+   initials of words a unit uses ("DPO": "data protection officer"), and is not
+   a name of an act in the catalog -> refusal naming it. Only the sentence that
+   asks is read: "Our shop is based in Canada. Does the GDPR apply to us?" asks
+   about the GDPR, not about Canada.
+
+Otherwise the question is answerable, and the generator decides what to quote.
+`MIN_SUBJECT` was set on the golden dev split (bench/answer_extractive.py).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from lexcite.answer.draft import split_sentences
+from lexcite.answer.evidence import supporting_text
+from lexcite.contract import Evidence
+from lexcite.question import content_terms, cues, stem
+from lexcite.values import read_values
+
+__all__ = ["Answerability", "check", "VALUE_NOT_STATED", "TERM_ABSENT", "MIN_SUBJECT"]
+
+VALUE_NOT_STATED = "value_not_stated"
+TERM_ABSENT = "term_absent"
+MIN_SUBJECT = 0.2
+
+_KIND_WORDS = {"date": "date", "month": "date", "period": "period of time", "amount": "amount", "percent": "percentage",
+               "power": "threshold"}
+# Words that say what kind of value is asked, not what it is about ("how long", "the maximum fine").
+_ASKING = frozenset(stem(w) for w in """
+how much many long soon quickly fast often when date dates deadline deadlines period periods time limit maximum
+minimum amount amounts value number exact exactly percentage percent rate threshold level ceiling cap day days
+week weeks month months year years hour hours euro euros eur apply applies applicable start starts begin begins
+""".split())
+# A capitalised word that does not start the sentence, or a name with a digit ("GPT-4", "Llama-3").
+_NAME = re.compile(r"(?<![.?!:]\s)(?<!^)(?<![‘'\"“])\b([A-Z][\w’'-]*[\w]|[A-Za-z]+-?\d[\w.-]*)")
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
+@dataclass(frozen=True)
+class Answerability:
+    """Whether the admitted units can answer, and if not which rule says so and why."""
+
+    answerable: bool
+    rule: str = ""  # VALUE_NOT_STATED or TERM_ABSENT when not answerable
+    reason: str = ""  # for the refusal: what the provisions do not state
+    detail: dict[str, Any] = field(default_factory=dict)  # for the trace
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"answerable": self.answerable, "rule": self.rule, "reason": self.reason, "detail": self.detail}
+
+
+def _asking_sentence(question: str) -> str:
+    """The sentence that asks: the last one ending in '?', else the whole question."""
+    parts = [p for p in split_sentences(question) if p.strip()]
+    asking = [p for p in parts if p.rstrip().endswith("?")]
+    return asking[-1] if asking else question
+
+
+def _subject(question: str) -> tuple[str, list[str]]:
+    """The words of the asking sentence after its interrogative opening, and their content terms."""
+    text = _asking_sentence(question).strip().rstrip("?").strip()
+    terms = [t for t in content_terms(text) if t not in _ASKING]
+    return text, terms
+
+
+def _initials(words: Sequence[str], acronym: str) -> bool:
+    n = len(acronym)
+    return any("".join(w[0] for w in words[i:i + n]).lower() == acronym.lower() for i in range(len(words) - n + 1))
+
+
+def _absent_names(question: str, texts: Sequence[str], known: Iterable[str]) -> list[str]:
+    """The names the asking sentence uses that no admitted text has, written out or as initials."""
+    haystack = " ".join(texts).lower()
+    words = [w for w in re.findall(r"[A-Za-z][\w-]*", " ".join(texts)) if w.lower() not in ("and", "of", "the")]
+    known = {k.lower() for k in known}
+    out = []
+    for m in _NAME.finditer(_asking_sentence(question)):
+        name = _POSSESSIVE.sub("", m.group(1))
+        low = name.lower()
+        if low in known or re.search(rf"\b{re.escape(low)}\b", haystack):
+            continue
+        if "-" in name and all(re.search(rf"\b{re.escape(p)}", haystack) for p in low.split("-") if p):
+            continue  # "AI-made", "EU-wide": each part is there
+        if name.isupper() and 2 <= len(name) <= 5 and _initials(words, name):
+            continue
+        out.append(name)
+    return list(dict.fromkeys(out))
+
+
+def _kinds(text: str) -> set[str]:
+    return {v.kind for v in read_values(text)}
+
+
+def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str] = ()) -> Answerability:
+    """Whether `evidence` can answer `question` (module docstring); `known_names`: words of the catalog's
+    act titles and short forms ("GDPR", "Omnibus"), never refused as absent."""
+    texts = [supporting_text(e.text) for e in evidence]
+    absent = _absent_names(question, texts, known_names)
+    if absent:
+        names = ", ".join(f"'{n}'" for n in absent)
+        return Answerability(False, TERM_ABSENT, f"no admitted provision mentions {names}, which the question asks "
+                                                 "about", {"absent": absent})
+    wanted = cues(question).value_kinds()
+    if not wanted:
+        return Answerability(True)
+    subject_text, subject = _subject(question)
+    sentences = [s for t in texts for s in split_sentences(t)]
+    df = Counter(t for s in sentences for t in set(content_terms(s)))
+    weight = {t: math.log(1 + len(sentences) / (1 + df[t])) + 0.1 for t in dict.fromkeys(subject)}
+    total = sum(weight.values()) or 1.0
+    best = 0.0
+    for s in sentences:
+        if not _kinds(s) & wanted:
+            continue
+        terms = set(content_terms(s))
+        best = max(best, sum(w for t, w in weight.items() if t in terms) / total)
+    detail = {"wanted": sorted(wanted), "subject": subject_text, "best_subject_share": round(best, 4)}
+    if subject and best < MIN_SUBJECT:
+        kinds = sorted({_KIND_WORDS[k] for k in wanted if k in _KIND_WORDS})
+        kind = " or ".join(f"a {k}" if not k[0] in "aeiou" else f"an {k}" for k in kinds)
+        return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {kind} for what the question asks "
+                                                      f"about (\u201c{subject_text}\u201d)", detail)
+    return Answerability(True, detail=detail)
