@@ -134,7 +134,7 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     detail = {"wanted": sorted(wanted), "subject": subject_text, "best_subject_share": round(best, 4)}
     if subject and best < MIN_SUBJECT:
         kinds = sorted({_KIND_WORDS[k] for k in wanted if k in _KIND_WORDS})
-        kind = " or ".join(f"a {k}" if not k[0] in "aeiou" else f"an {k}" for k in kinds)
+        kind = " or ".join(f"an {k}" if k[0] in "aeiou" else f"a {k}" for k in kinds)
         return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {kind} for what the question asks "
                                                       f"about (\u201c{subject_text}\u201d)", detail)
     return Answerability(True, detail=detail)
