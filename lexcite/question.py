@@ -23,7 +23,12 @@ whether any eu union regulation article articles paragraph point annex does do u
 """.split())
 
 _CUES = {
-    "date": r"\b(?:when|by when|from when|until when|since when|what date|which date|dates?\b|deadline|"
+    # "when" asks for a date at the start ("When does it apply?") or as "by/since/and when", not in "When is a
+    # company obliged to ...?" (in which cases) nor inside a condition ("does X apply when Y?")
+    "date": r"^when\b(?!\s+(?:is|are)\b[^?]*\b(?:obliged|required|allowed|permitted|necessary|needed|lawful|"
+            r"considered|deemed|prohibited|exempt)\b)(?!\s+(?:can|could|should|may)\b)|"
+            r"\bwhen (?:does|do|will|did|must|shall|should)\b[^?]*\b(?:apply|start|begin|enter|take effect)|"
+            r"\b(?:by when|from when|until when|since when|and when|what date|which date|dates?\b|deadline|"
             r"apply from|applicable from|applies from|enters? into force|entry into force|start(?:s)? to apply|"
             r"in force|time ?line|timeline|begin(?:s)? to apply|from what|as of when)\b",
     "period": r"\b(?:how long|how many (?:days|weeks|months|years|hours)|within how|time limit|period|how soon|"
