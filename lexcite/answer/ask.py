@@ -20,6 +20,7 @@ Example::
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -27,6 +28,7 @@ from typing import Any
 
 from lexcite import config
 from lexcite.answer.amended import amendment_notes, former_conflicts
+from lexcite.answer.answerable import check as check_answerable
 from lexcite.answer.conflicts import Relations, find_conflicts
 from lexcite.answer.draft import Generator
 from lexcite.answer.evidence import build_evidence, no_evidence_answer, refused_answer
@@ -36,7 +38,8 @@ from lexcite.answer.verify import check_values, outside_perimeter, verify
 from lexcite.catalog import Catalog
 from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter
 from lexcite.errors import CitationError, ConfigError
-from lexcite.question import cues
+from lexcite.question import cues, value_secondary
+from lexcite.references import short_forms
 from lexcite.values import CHECKED_KINDS, read_values
 
 __all__ = ["ask", "choose_generator", "GeneratorChoice", "replay", "ReplayReport", "GENERATORS"]
@@ -176,6 +179,15 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
+def _act_names(catalog: Catalog) -> set[str]:
+    """Words of the catalog's act titles, short forms included ("GDPR", "Omnibus"): never absent names."""
+    words: set[str] = set()
+    for v in catalog.versions():
+        words |= {w.lower() for w in re.findall(r"[\w-]+", v.title)}
+        words |= {f for f in short_forms(v.title) if " " not in f}
+    return words
+
+
 class _Refused(Exception):
     """A stage of `_compose` decided that the answer is not shown; `_answer` turns it into the one refusal."""
 
@@ -200,6 +212,11 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
 def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...], gen: Generator, catalog: Catalog,
              rec: AskRecord, timings: dict[str, float]) -> Answer:
     """Generate, verify, bind values, show conflicts and amendments; raise `_Refused` where the answer stops."""
+    # Refuse only when the law is silent, decided here from what the admitted units state (answer/answerable.py).
+    verdict = check_answerable(question, evidence, _act_names(catalog))
+    rec.params["answerability"] = verdict.to_dict()
+    if not verdict.answerable:
+        raise _Refused(_sentence(verdict.reason), [verdict.rule], evidence)
     facts = catalog.facts(refs=[e.ref for e in evidence], language=perimeter.language)
     t = time.perf_counter()
     draft = gen.generate(question, evidence)
@@ -224,7 +241,8 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
     sentences = checked.sentences
     wanted = cues(question).value_kinds()
     if wanted:
-        bound = bind_values(sentences, facts, wanted)
+        # "Is X banned, and since when?" asks two things: the answer to the first stands without the value
+        bound = bind_values(sentences, facts, frozenset() if value_secondary(question) else wanted)
         rec.bindings = [b.to_dict() for b in bound.bindings]
         if not bound.ok:
             raise _Refused(_sentence(bound.reason), [*flags, *bound.flags], evidence, verdicts)

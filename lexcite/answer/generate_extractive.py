@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from lexcite.answer.draft import MARKER, Draft, split_sentences
 from lexcite.answer.evidence import instruction_like
 from lexcite.contract import Evidence
-from lexcite.question import Cues, content_terms, cues
+from lexcite.question import Cues, content_terms, cues, in_english
 from lexcite.references import find_references
 from lexcite.values import read_values
 
@@ -89,10 +89,6 @@ _LIST = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,3}(?:categories|kinds|types
                    r"\blist\b|\bwhat (?:must|should|has to|have to)\b|\bwhich kinds?\b", re.I)
 _WHY = re.compile(r"^why\b|\bwhat (?:is|was) the reason\b|\bwhy (?:did|does|do|is|was)\b", re.I)
 _APPLY_Q = re.compile(r"\b(?:apply|applies|applicable|cover(?:ed|s)?|count|obligations?|exempt\w*)\b", re.I)
-_ENGLISH = frozenset("the a an is are do does of to in for and or what which who when how can must our we i my"
-                     .split())
-_FOREIGN = frozenset("di che per il la le gli sono è da del della un una chi quali quando come lo dei delle nel "
-                     "der die das und ist wer wann les des est qui quand que el los las es quién cuándo".split())
 
 
 @dataclass(frozen=True)
@@ -109,12 +105,10 @@ class Shape:
 
 def shape_of(question: str) -> Shape:
     q = " ".join(question.split())
-    words = [w.lower() for w in re.findall(r"[\wÀ-ÿ']+", q)]
     yes_no = bool(_YES_NO.search(q)) or any(_YES_NO.search(s.strip()) for s in re.split(r"[.,;:]\s+", q)[1:])
-    english = sum(w in _ENGLISH for w in words)
-    foreign = sum(w in _FOREIGN for w in words) >= 2 and english <= 1
     return Shape(yes_no=yes_no, listing=bool(_LIST.search(q)), why=bool(_WHY.search(q)),
-                 applies=yes_no and bool(_APPLY_Q.search(q)), quoted=tuple(_QUOTED.findall(q)), foreign=foreign)
+                 applies=yes_no and bool(_APPLY_Q.search(q)), quoted=tuple(_QUOTED.findall(q)),
+                 foreign=not in_english(q))
 
 
 def _natural(unit: str) -> list[tuple[int, str]]:
@@ -184,6 +178,8 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
             bonus += 0.25
         elif _OBLIGE.search(text) or _PERMIT.search(text) or _EXCEPT.search(text) or _POINT_START.match(text):
             bonus += 0.15  # a point of a list is operative: its article's opening words oblige or prohibit
+    if c.count and "number" in values:
+        bonus += 0.3
     if c.who and _ACTOR.search(text):
         bonus += 0.15
     if q_refs:  # the provisions the question names ("Annex I" is not "Annex III")
