@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Cues", "cues", "content_terms", "stem", "STOPWORDS", "in_english", "value_secondary"]
+__all__ = ["Cues", "cues", "content_terms", "stem", "STOPWORDS", "in_english", "value_secondary",
+           "asks_for_value"]
 
 STOPWORDS = frozenset("""
 a about above after again against all am an and any are aren as at be because been before being below between
@@ -25,8 +26,8 @@ whether any eu union regulation article articles paragraph point annex does do u
 _CUES = {
     # "when" asks for a date at the start ("When does it apply?") or as "by/since/and when", not in "When is a
     # company obliged to ...?" (in which cases) nor inside a condition ("does X apply when Y?")
-    "date": r"^when\b(?!\s+(?:is|are)\b[^?]*\b(?:obliged|required|allowed|permitted|necessary|needed|lawful|"
-            r"considered|deemed|prohibited|exempt)\b)(?!\s+(?:can|could|should|may)\b)|"
+    "date": r"^when\b(?!\s+\w+ing\b)(?!\s+(?:is|are)\b[^?]*\b(?:obliged|required|allowed|permitted|necessary|needed|"
+            r"lawful|considered|deemed|prohibited|exempt)\b)(?!\s+(?:can|could|should|may)\b)|"
             r"\bwhen (?:does|do|will|did|must|shall|should)\b[^?]*\b(?:apply|start|begin|enter|take effect)|"
             r"\b(?:by when|from when|until when|since when|and when|what date|which date|dates?\b|deadline|"
             r"apply from|applicable from|applies from|enters? into force|entry into force|start(?:s)? to apply|"
@@ -134,3 +135,17 @@ def value_secondary(question: str) -> bool:
     """A yes/no question that asks for its date as a second part ("Is X banned, and from when?"): the answer
     to the first part stands without the value."""
     return bool(_AND_VALUE.search(" ".join(question.split())))
+
+
+# A question that asks for the value itself ("How much ...?", "What is the maximum fine ...?", "By when ...?"),
+# not one that only mentions a fine or a deadline ("What do authorities weigh up when setting a fine?").
+_ASKS_VALUE = re.compile(
+    r"(?:^|[.?!:;—–]\s+|,\s*)(?:(?:and|but|so)\s+)?(?:how (?:much|long|many|soon|quickly|fast|often|high|big|large|old)|"
+    r"(?:by|since|until|from) when|when\b(?!\s+\w+ing\b)|within how|up to how|from what (?:age|date|day|year)|"
+    r"(?:what|which)(?:'s| is| are| was| were)? (?:the )?(?:\w+ ){0,2}(?:date|deadline|period|time limit|amount|fine|"
+    r"fines|penalty|penalties|ceiling|cap|threshold|percentage|rate|age|number|sum|fee|fees|salary)\b)", re.I)
+
+
+def asks_for_value(question: str) -> bool:
+    """True when some sentence of the question asks for a value rather than only mentioning one."""
+    return bool(_ASKS_VALUE.search(" ".join(question.split())))

@@ -3,8 +3,9 @@
 A retrieval score cannot tell an unanswerable question from an answerable one, so
 this runs after evidence and before any generator, on the admitted units' text:
 
-1. value: the question asks for a kind of value (`question.cues`: a date, a
-   period, an amount, a percentage, a threshold) and no admitted unit states one
+1. value: the question asks for a kind of value (`question.asks_for_value`, and
+   `question.cues` for the kind: a date, a period, an amount, a percentage, a
+   threshold) and no admitted unit states one
    of that kind ("how many staff": a number) in a sentence about the question's subject (a sentence sharing
    at least `MIN_SUBJECT` of the subject's term weight) -> refusal naming the
    kind of value and the subject;
@@ -31,7 +32,7 @@ from typing import Any
 from lexcite.answer.draft import split_sentences
 from lexcite.answer.evidence import supporting_text
 from lexcite.contract import Evidence
-from lexcite.question import content_terms, cues, in_english, stem, value_secondary
+from lexcite.question import asks_for_value, content_terms, cues, in_english, stem, value_secondary
 from lexcite.values import read_values
 
 __all__ = ["Answerability", "check", "VALUE_NOT_STATED", "TERM_ABSENT", "MIN_SUBJECT"]
@@ -75,9 +76,10 @@ def _asking_sentence(question: str) -> str:
 
 
 def _subject(question: str) -> tuple[str, list[str]]:
-    """The words of the asking sentence after its interrogative opening, and their content terms."""
+    """The asking sentence (to name the subject) and the content terms of the whole question (the sentences
+    before it often say what it is about: "A customer asked for her data. How long do we have?")."""
     text = _asking_sentence(question).strip().rstrip("?").strip()
-    terms = [t for t in content_terms(text) if t not in _ASKING]
+    terms = [t for t in content_terms(question) if t not in _ASKING]
     return text, terms
 
 
@@ -120,7 +122,8 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
         return Answerability(False, TERM_ABSENT, f"no admitted provision mentions {names}, which the question asks "
                                                  "about", {"absent": absent})
     c = cues(question)
-    wanted = frozenset() if value_secondary(question) else c.value_kinds() | ({"number"} if c.count else set())
+    wanted = frozenset() if value_secondary(question) or not asks_for_value(question) else \
+        c.value_kinds() | ({"number"} if c.count else set())
     if not wanted:
         return Answerability(True)
     subject_text, subject = _subject(question)
