@@ -140,7 +140,8 @@ def value_secondary(question: str) -> bool:
 # A question that asks for the value itself ("How much ...?", "What is the maximum fine ...?", "By when ...?"),
 # not one that only mentions a fine or a deadline ("What do authorities weigh up when setting a fine?").
 _ASKS_VALUE = re.compile(
-    r"(?:^|[.?!:;—–]\s+|,\s*)(?:(?:and|but|so)\s+)?(?:how (?:much|long|many|soon|quickly|fast|often|high|big|large|old)|"
+    r"(?:^|[.?!:;—–]\s+|,\s*)(?:(?:and|but|so)\s+)?"
+    r"(?:how (?:much|long|many|soon|quickly|fast|often|high|big|large|old)|"
     r"(?:by|since|until|from) when|when\b(?!\s+\w+ing\b)|within how|up to how|from what (?:age|date|day|year)|"
     r"(?:what|which)(?:'s| is| are| was| were)? (?:the )?(?:\w+ ){0,2}(?:date|deadline|period|time limit|amount|fine|"
     r"fines|penalty|penalties|ceiling|cap|threshold|percentage|rate|age|number|sum|fee|fees|salary)\b)", re.I)

@@ -107,6 +107,35 @@ def _absent_names(question: str, texts: Sequence[str], known: Iterable[str]) -> 
     return list(dict.fromkeys(out))
 
 
+# "Which programming languages does ...": the thing a which/what question asks for, before its verb.
+_HEAD = re.compile(r"\b(?:which|what)\s+((?:[\w'’-]+\s+){1,4}?)(?=(?:is|are|does|do|must|has|have|can|may|did|was|"
+                   r"were|should|will|would|could|shall)\b)", re.I)
+_AUXILIARIES = frozenset("is are does do must has have can may did was were should will would could shall".split())
+# Words people use for notions the acts name otherwise ("company": undertaking, enterprise): never decisive.
+_GENERIC = frozenset(stem(w) for w in """
+company companies firm firms business businesses provision provisions rule rules law laws thing things kind kinds
+type types sort sorts part parts step steps option options way ways article articles annex
+""".split())
+
+
+def _absent_head(question: str, texts: Sequence[str], known: Iterable[str]) -> str | None:
+    """The thing a which/what question asks for ("programming languages"), when no admitted text has any of
+    its words; None when it asks for nothing such, or the units speak of it."""
+    m = _HEAD.search(_asking_sentence(question))
+    if not m:
+        return None
+    known = {k.lower() for k in known}
+    if m.group(1).split()[0].lower() in _AUXILIARIES:  # "what is the latest ...": no thing named
+        return None
+    head = [t for t in content_terms(m.group(1)) if t not in _GENERIC and t not in _ASKING and t not in known]
+    if not head:
+        return None
+    present = {t for text in texts for t in content_terms(text)}
+    # the light stemmer leaves 'malfunct' (malfunction) beside 'malfunction' (malfunctioning): a shared start counts
+    found = any(t in present or any(len(t) >= 5 and p.startswith(t) for p in present) for t in head)
+    return None if found else m.group(1).strip()
+
+
 def _kinds(text: str) -> set[str]:
     return {v.kind for v in read_values(text)}
 
@@ -122,6 +151,10 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
         return Answerability(False, TERM_ABSENT, f"no admitted provision mentions {names}, which the question asks "
                                                  "about", {"absent": absent})
     c = cues(question)
+    head = _absent_head(question, texts, known_names) if in_english(question) else None
+    if head:
+        return Answerability(False, TERM_ABSENT, f"no admitted provision speaks of {head}, which the question asks "
+                                                 "for", {"absent": [head]})
     wanted = frozenset() if value_secondary(question) or not asks_for_value(question) else \
         c.value_kinds() | ({"number"} if c.count else set())
     if not wanted:
