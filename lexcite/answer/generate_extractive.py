@@ -45,12 +45,12 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lexcite.answer.draft import MARKER, Draft, split_sentences
 from lexcite.answer.evidence import instruction_like
 from lexcite.contract import Evidence
-from lexcite.question import Cues, content_terms, cues, in_english
+from lexcite.question import Cues, content_terms, cues, in_english, value_secondary
 from lexcite.references import find_references
 from lexcite.values import read_values
 
@@ -221,6 +221,8 @@ class ExtractiveGenerator:
 
     def generate(self, question: str, evidence: Sequence[Evidence]) -> Draft:
         c = cues(question) if self.use_cues else Cues()
+        if value_secondary(question):  # "Is X banned, and since when?": the deciding sentence first
+            c = replace(c, date=False, period=False, amount=False, percent=False, power=False)
         shape = shape_of(question) if self.use_cues else Shape()
         params = {"max_units": self.max_units, "cues": list(c.names()),
                   "shape": [k for k, v in vars(shape).items() if v]}
