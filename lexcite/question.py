@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["Cues", "cues", "content_terms", "stem", "STOPWORDS", "in_english", "value_secondary",
            "asks_for_value"]
@@ -90,6 +91,7 @@ def cues(question: str) -> Cues:
     return Cues(**found)
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light English stemmer: enough to match 'providers'/'provider', 'prohibited'/'prohibition'."""
     w = word.lower()
