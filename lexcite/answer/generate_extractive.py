@@ -74,6 +74,7 @@ _PERMIT = re.compile(r"\b(?:may|is allowed|are allowed|is permitted|are permitte
 _EXCEPT = re.compile(r"\b(?:does not apply|do not apply|shall not apply|shall not affect|unless|except|exception|"
                      r"by way of derogation|derogat\w*|exempt\w*|without prejudice|shall not be considered|"
                      r"shall not qualify)\b", re.I)
+_OUT_OF_SCOPE = re.compile(r"^(?:\d+\.\s*)?This (?:Regulation|Directive) (?:does not|shall not) apply\b", re.I)
 _ACTOR = re.compile(r"\b(?:providers?|deployers?|importers?|distributors?|authorised representatives?|operators?|"
                     r"(?:the )?Commission|AI Office|Board|Member States?|(?:national |market surveillance |"
                     r"supervisory |competent |notifying )?authorit(?:y|ies)|controllers?|processors?|"
@@ -173,7 +174,8 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
             bonus += 0.05
     if (c.permission or shape.yes_no) and not asks_value:
         if shape.applies and _EXCEPT.search(text):
-            bonus += 0.3
+            # the act's own scope exclusion ("This Regulation does not apply to ...") decides most of all
+            bonus += 0.3 + (0.2 if _OUT_OF_SCOPE.search(text) else 0.0)
         elif _PROHIBIT.search(text):
             bonus += 0.25
         elif _OBLIGE.search(text) or _PERMIT.search(text) or _EXCEPT.search(text) or _POINT_START.match(text):
@@ -188,7 +190,7 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
     if on_named:
         bonus += 0.3
     if recital:
-        bonus += 0.1 if shape.why else -0.2
+        bonus += 0.25 if shape.why else -0.2  # a recital gives reasons; the binding text decides
     if len(text) > 700:
         bonus -= 0.1
     # a sentence that shares a term with the question always ranks above one that shares none
@@ -301,7 +303,7 @@ class ExtractiveGenerator:
             terms = set().union(*(x.terms for sid in sids for x in by_sid[sid]))
             lexical = sum(w for t, w in q_terms.items() if t in terms) / total
             rank = min(by_sid[sid][0].rank for sid in sids)
-            value = lexical + 0.1 + 0.1 / rank
+            value = lexical + 0.15 + 0.1 / rank  # a list question is answered by the list
             if value > best_value:
                 best_group, best_value = parent, value
         if best_group is None:
