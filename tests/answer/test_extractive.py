@@ -57,11 +57,11 @@ def test_a_why_question_may_take_the_recital(units):
 
 
 def test_a_point_of_a_long_paragraph_comes_with_the_list_opening_words(units):
-    _, quoted = answer(units, "Is it prohibited to classify people over a period of time based on their social "
-                              "behaviour and give them a social score?", "art_5.par_1")
+    _, quoted = answer(units, "Is it prohibited to fill a face-search database by scraping pictures from CCTV "
+                              "footage?", "art_5.par_1")
     assert [u for _, u in quoted] == ["art_5.par_1", "art_5.par_1"]
     assert quoted[0][0].startswith("The following AI practices shall be prohibited")
-    assert quoted[1][0].startswith("(c)") and "social behaviour" in quoted[1][0]
+    assert quoted[1][0].startswith("(e)") and "untargeted scraping" in quoted[1][0]
 
 
 def test_a_short_unit_is_quoted_whole(units):
