@@ -80,7 +80,9 @@ def _subject(question: str) -> tuple[str, list[str]]:
     before it often say what it is about: "A customer asked for her data. How long do we have?")."""
     text = _asking_sentence(question).strip().rstrip("?").strip()
     terms = [t for t in content_terms(question) if t not in _ASKING]
-    return text, terms
+    # "high-risk" is the subject, not "high" (which "whichever is higher" also gives)
+    parts = {stem(p) for t in terms if "-" in t for p in t.split("-")}
+    return text, [t for t in terms if "-" in t or t not in parts]
 
 
 def _initials(words: Sequence[str], acronym: str) -> bool:
@@ -144,14 +146,15 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     """Whether `evidence` can answer `question` (module docstring); `known_names`: words of the catalog's
     act titles and short forms ("GDPR", "Omnibus"), never refused as absent."""
     texts = [supporting_text(e.text) for e in evidence]
+    named = [*texts, *(e.title for e in evidence)]  # a provision's heading names what it is about
     # names are read in English questions only ("IA" is Italian for "AI")
-    absent = _absent_names(question, texts, known_names) if in_english(question) else []
+    absent = _absent_names(question, named, known_names) if in_english(question) else []
     if absent:
         names = ", ".join(f"'{n}'" for n in absent)
         return Answerability(False, TERM_ABSENT, f"no admitted provision mentions {names}, which the question asks "
                                                  "about", {"absent": absent})
     c = cues(question)
-    head = _absent_head(question, texts, known_names) if in_english(question) else None
+    head = _absent_head(question, named, known_names) if in_english(question) else None
     if head:
         return Answerability(False, TERM_ABSENT, f"no admitted provision speaks of {head}, which the question asks "
                                                  "for", {"absent": [head]})
@@ -160,6 +163,8 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     if not wanted:
         return Answerability(True)
     subject_text, subject = _subject(question)
+    known = {k.lower() for k in known_names}
+    subject = [t for t in subject if t not in known]  # "AI" of "AI Act" says nothing of the subject
     sentences = [s for t in texts for s in split_sentences(t)]
     df = Counter(t for s in sentences for t in set(content_terms(s)))
     weight = {t: math.log(1 + len(sentences) / (1 + df[t])) + 0.1 for t in dict.fromkeys(subject)}
