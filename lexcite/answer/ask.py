@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -34,10 +33,10 @@ from lexcite.answer.draft import Generator
 from lexcite.answer.evidence import build_evidence, no_evidence_answer, refused_answer
 from lexcite.answer.numeric import bind_values
 from lexcite.answer.trace import AskRecord, TraceStore, catalog_problems, sha256_text, versions_in_scope
-from lexcite.answer.verify import check_values, outside_perimeter, verify
+from lexcite.answer.verify import check_values, verify
 from lexcite.catalog import Catalog
-from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter
-from lexcite.errors import CitationError, ConfigError
+from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter, Retriever, Verdict
+from lexcite.errors import ConfigError
 from lexcite.question import cues, value_secondary
 from lexcite.references import short_forms
 from lexcite.values import CHECKED_KINDS, read_values
@@ -91,18 +90,6 @@ def choose_generator(generator: str | Generator | GeneratorChoice | None = None)
     raise ConfigError(f"unknown generator {generator!r}; choose from {', '.join(GENERATORS)}")
 
 
-def _inside(catalog: Catalog, perimeter: Perimeter) -> Callable[[CitationRef], bool]:
-    from lexcite.index.perimeter import predicate
-
-    def inside(ref: CitationRef) -> bool:
-        try:
-            return predicate(perimeter, catalog.resolve(ref, perimeter.language))
-        except CitationError:
-            return False
-
-    return inside
-
-
 def _default_searcher(catalog: Catalog) -> Any:
     from lexcite.index.search import Searcher
 
@@ -114,7 +101,7 @@ def ask(
     perimeter: Perimeter = Perimeter(),
     k: int = 6,
     generator: str | Generator | GeneratorChoice | None = None,
-    searcher: Any = None,
+    searcher: Retriever | None = None,
     trace: bool = True,
     store_text: bool = True,
     *,
@@ -192,7 +179,7 @@ class _Refused(Exception):
     """A stage of `_compose` decided that the answer is not shown; `_answer` turns it into the one refusal."""
 
     def __init__(self, reason: str, flags: list[str], evidence: tuple[Evidence, ...],
-                 verdicts: tuple[dict[str, Any], ...] = ()):
+                 verdicts: tuple[Verdict, ...] = ()):
         super().__init__(reason)
         self.reason, self.flags, self.evidence, self.verdicts = reason, flags, evidence, verdicts
 
@@ -231,10 +218,13 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
         raise _Refused(_sentence(draft.reason), [*flags, "generator_refused"], evidence)
 
     t = time.perf_counter()
-    inside = _inside(catalog, perimeter)
-    checked = verify(draft.text, evidence, perimeter, inside=inside)
+
+    def outside(ref: CitationRef) -> str | None:
+        return catalog.outside(ref, perimeter)
+
+    checked = verify(draft.text, evidence, outside)
     timings["verify"] = time.perf_counter() - t
-    verdicts = checked.verdict_dicts()
+    verdicts = checked.verdicts
     if not checked.ok:
         raise _Refused(f"The generated answer was not shown: {checked.reason}.", [*flags, *checked.flags], evidence,
                        verdicts)
@@ -251,7 +241,7 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
 
     answer_kinds = {v.kind for s in sentences for v in read_values(s.text) if v.kind in CHECKED_KINDS}
     # Only units inside the perimeter may be shown as the other side of a disagreement (invariant 1).
-    admissible = [e for e in evidence if outside_perimeter(e, perimeter) is None and inside(e.ref)]
+    admissible = [e for e in evidence if outside(e.ref) is None]
     conflicts, shown = find_conflicts(question, admissible, facts, answer_kinds, Relations.from_catalog(catalog),
                                       perimeter.effective_date())
     if conflicts:
@@ -268,10 +258,10 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
     # when, in sentences rendered and verified here (a unit they cite that retrieval did not admit joins the
     # evidence), and keep the text the amendment replaced as former.
     cited = [r for s in (*sentences, *shown) for r in s.refs]
-    notes = amendment_notes(catalog, cited, evidence, perimeter, inside)
+    notes = amendment_notes(catalog, cited, evidence, perimeter, outside)
     if notes.verification is not None:
         offset = len(sentences)
-        verdicts += tuple({**v, "index": v["index"] + offset} for v in notes.verification.verdict_dicts())
+        verdicts += tuple(replace(v, index=v.index + offset) for v in notes.verification.verdicts)
         if not notes.verification.ok:
             raise _Refused(f"The note on an amended provision was not shown: {notes.verification.reason}.",
                            [*flags, "amended", *notes.verification.flags], notes.evidence, verdicts)
@@ -306,7 +296,7 @@ class ReplayReport:
                 "answer": self.answer.to_dict()}
 
 
-def replay(trace_id: str, *, searcher: Any = None, generator: str | Generator | None = None,
+def replay(trace_id: str, *, searcher: Retriever | None = None, generator: str | Generator | None = None,
            catalog: Catalog | None = None, traces: TraceStore | None = None) -> ReplayReport:
     """Rerun a traced question with its recorded inputs (question, perimeter, k, generator) and compare.
 
