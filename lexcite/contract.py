@@ -337,15 +337,15 @@ class Conflict:
     """Admitted units that disagree on a checked fact, and which prevails under a fixed rule."""
 
     fact_kind: str
-    values: tuple[tuple[str, str], ...]  # (value, ref)
-    prevails: str | None  # ref that prevails, or None: "the documents diverge"
+    values: tuple[tuple[str, CitationRef], ...]  # (value as written, the unit that gives it)
+    prevails: CitationRef | None  # the unit that prevails, or None: "the documents diverge"
     rule: str
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "fact_kind": self.fact_kind,
-            "values": [{"value": v, "ref": r} for v, r in self.values],
-            "prevails": self.prevails,
+            "values": [{"value": v, "ref": str(r)} for v, r in self.values],
+            "prevails": str(self.prevails) if self.prevails else None,
             "rule": self.rule,
         }
 

@@ -217,11 +217,10 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
     if draft.refused:
         raise _Refused(_sentence(draft.reason), [*flags, "generator_refused"], evidence)
 
-    t = time.perf_counter()
-
-    def outside(ref: CitationRef) -> str | None:
+    def outside(ref: CitationRef) -> str | None:  # the catalog's word on a unit, by the one perimeter rule
         return catalog.outside(ref, perimeter)
 
+    t = time.perf_counter()
     checked = verify(draft.text, evidence, outside)
     timings["verify"] = time.perf_counter() - t
     verdicts = checked.verdicts

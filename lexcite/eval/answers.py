@@ -12,7 +12,6 @@ from datetime import date
 
 from lexcite.answer.draft import strip_markers
 from lexcite.contract import Answer, CitationRef, Evidence, Perimeter
-from lexcite.errors import CitationError
 from lexcite.eval.golden import GoldenQuestion
 from lexcite.eval.metrics import contains
 from lexcite.eval.number_judge import foreign_numbers
@@ -108,14 +107,7 @@ def citation_support(answer: Answer, check: SupportCheck, records: SupportCheck 
 
 
 def _shown(answer: Answer) -> list[CitationRef]:
-    shown = list(answer.cited())
-    for c in answer.conflicts:
-        for _, ref in c.values:
-            try:
-                shown.append(CitationRef.parse(ref))
-            except CitationError:
-                continue
-    return shown
+    return [*answer.cited(), *(ref for c in answer.conflicts for _, ref in c.values)]
 
 
 def conflict_both_shown(answer: Answer, q: GoldenQuestion) -> bool | None:

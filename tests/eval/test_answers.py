@@ -111,7 +111,8 @@ class TestConflict:
         assert am.conflict_both_shown(answer(("A.", [R])), self.Q) is False
 
     def test_a_side_named_in_answer_conflicts_counts(self):
-        c = Conflict("date", (("2 August 2026", R), ("2 December 2027", f"{OMNI}@2026-07-24#art_1.pnt_40")), None, "")
+        c = Conflict("date", (("2 August 2026", CitationRef.parse(R)),
+                             ("2 December 2027", CitationRef.parse(f"{OMNI}@2026-07-24#art_1.pnt_40"))), None, "")
         assert am.conflict_both_shown(Answer(question="Q?", refused=True, conflicts=(c,)), self.Q) is True
 
     def test_not_measured_outside_conflict_questions(self):
