@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 __all__ = [
     "Value",
@@ -223,6 +224,13 @@ def _refs(text: str) -> Iterable[tuple[str, str, int, int]]:
 
 def read_values(text: str) -> list[Value]:
     """Every checkable value in `text`, in text order; each character belongs to at most one value."""
+    return list(_read_values(text))
+
+
+@lru_cache(maxsize=8192)
+def _read_values(text: str) -> tuple[Value, ...]:
+    """`read_values`, memoised: an answer reads the same unit texts in the generator, the verifier, the
+    answerability check and the numeric channel (Values are frozen, so sharing them is safe)."""
     text = normalise_spaces(text)
     found: list[Value] = []
     spans: list[tuple[int, int]] = []
@@ -271,7 +279,7 @@ def read_values(text: str) -> list[Value]:
             if n is not None:
                 add("number", _fmt(n), "", m.start(), m.end())
     found.sort(key=lambda v: v.start)
-    return found
+    return tuple(found)
 
 
 def number_forms(text: str) -> set[str]:
