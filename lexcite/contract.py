@@ -58,6 +58,12 @@ def is_celex(text: str) -> bool:
     return bool(_CELEX.match(text))
 
 
+# The 24 official languages of the EU, as ISO 639-1 codes (what `Unit.language` carries).
+EU_LANGUAGES = frozenset(
+    "bg cs da de el en es et fi fr ga hr hu it lt lv mt nl pl pt ro sk sl sv".split()
+)
+
+
 def _iso(value: str, what: str) -> None:
     try:
         date.fromisoformat(value)

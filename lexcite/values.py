@@ -29,6 +29,7 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
 __all__ = [
+    "digits_for_words",
     "Value",
     "KINDS",
     "CHECKED_KINDS",
@@ -280,6 +281,42 @@ def _read_values(text: str) -> tuple[Value, ...]:
                 add("number", _fmt(n), "", m.start(), m.end())
     found.sort(key=lambda v: v.start)
     return tuple(found)
+
+
+_SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
+_NUMBER_WORD = r"(?:" + "|".join(sorted([*_WORDS, *_SCALES], key=len, reverse=True)) + r")"
+_NUMBER_PHRASE = re.compile(rf"\b{_NUMBER_WORD}(?:(?:[\s-]+and)?[\s-]+{_NUMBER_WORD})*\b", re.I)
+
+
+def _phrase_value(phrase: str) -> int | None:
+    total = current = 0
+    for word in re.split(r"[\s-]+", phrase.lower()):
+        if word == "and":
+            continue
+        if word == "hundred":
+            current = (current or 1) * 100
+        elif word in _SCALES:
+            total, current = total + (current or 1) * _SCALES[word], 0
+        else:
+            current += _WORDS[word]
+    return total + current or None
+
+
+def digits_for_words(text: str) -> str:
+    """Numbers written in words as digits: 'thirty-five million euros' -> '35000000 euros'.
+
+    A lone 'one' stays a word (it is a pronoun far more often than a number), and so does a scale
+    word after digits ('EUR 7.5 million'). Used on both sides
+    of a check, so that words and digits compare alike.
+    """
+    def sub(m: re.Match[str]) -> str:
+        words = set(re.split(r"[\s-]+", m.group().lower()))
+        if words == {"one"} or words <= {*_SCALES, "and"}:  # "7.5 million" is read with its digits
+            return m.group()
+        value = _phrase_value(m.group())
+        return str(value) if value is not None else m.group()
+
+    return _NUMBER_PHRASE.sub(sub, text)
 
 
 def number_forms(text: str) -> set[str]:
