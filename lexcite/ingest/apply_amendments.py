@@ -783,6 +783,14 @@ def update_amendments(catalog: Catalog, results: Iterable[StoreResult]) -> list[
     out: list[ApplyResult] = []
     # Earlier amending acts first: a later one builds on the version an earlier one produced.
     for a, ver, lang in sorted(todo, key=lambda k: (k[1], k[0], k[2])):
+        fmt = next((v.format for v in catalog.versions(a) if v.version == ver and v.language == lang), None)
+        if fmt != "oj":
+            # Instructions are read from OJ XHTML only (lexcite/ingest/amendments.py): a Formex or
+            # consolidated manifestation of an amending act (2024/1183 as Formex) is stored as it is.
+            out.append(ApplyResult(f"{a}@{ver}", "", lang, None, None,
+                                   note=f"amending act stored as {fmt}: its instructions are read from OJ XHTML "
+                                        "only, so none were applied (ingest its OJ XHTML to apply them)"))
+            continue
         try:
             out += apply_stored(catalog, a, ver, lang)
         except CatalogError as e:
