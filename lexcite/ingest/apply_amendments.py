@@ -32,6 +32,7 @@ from pathlib import Path
 
 from lxml import etree, html
 
+from lexcite.catalog import Catalog, Source, StoreResult, VersionRow
 from lexcite.contract import ParsedAct, Unit
 from lexcite.errors import CatalogError, LexciteError
 from lexcite.ingest._markup import read_html, text_of
@@ -42,10 +43,7 @@ from lexcite.ingest.amendments import (
     Quoted,
     is_amending_text,
     read_amending_act,
-    set_outcomes,
-    store_links,
 )
-from lexcite.ingest.catalog import Catalog, Source, StoreResult, VersionRow
 from lexcite.ingest.detect import detect_html_format
 from lexcite.ingest.parse_oj import Meta, Texts, _OjParser, emit
 
@@ -630,17 +628,16 @@ def oj_subparagraphs(root: etree._Element) -> Callable[[str], list[tuple[str, st
     return lookup
 
 
-def _raw_file(v: VersionRow, raw_path: str | None) -> Path | None:
-    for candidate in (raw_path, v.source):
+def _raw_file(v: VersionRow) -> Path | None:
+    for candidate in (v.raw_path, v.source):
         if candidate and Path(candidate).is_file():
             return Path(candidate)
     return None
 
 
-def _read_oj_markup(catalog: Catalog, v: VersionRow) -> etree._Element | None:
+def _read_oj_markup(v: VersionRow) -> etree._Element | None:
     """The OJ markup a stored version was parsed from, if it is still there and unchanged."""
-    row = catalog.conn.execute("SELECT raw_path FROM versions WHERE id=?", (v.id,)).fetchone()
-    path = _raw_file(v, row["raw_path"] if row else None)
+    path = _raw_file(v)
     if path is None:
         return None
     data = path.read_bytes()
@@ -692,14 +689,14 @@ def _apply_to_target(catalog: Catalog, amending: AmendingAct, target: str, seqs:
                      and v.language == amending.language), None)
     if existing is not None and existing.format != DERIVED_FORMAT:
         return pending(f"the stored {existing.format} version {target}@{existing.version} prevails")
-    markup = _read_oj_markup(catalog, base)
+    markup = _read_oj_markup(base)
     units, changed, outs = derive(
         _version_units(catalog, base), [amending.instructions[i] for i in seqs], act=target,
         version=amending.applies_from, language=amending.language, binding=base.binding,
         subparagraphs=oj_subparagraphs(markup) if markup is not None else (lambda _: None))
     res.outcomes = dict(zip(seqs, outs, strict=True))
     title = f"{base.title} — as amended by {_short_name(amending_title, amending.act)} (from {amending.applies_from})"
-    doc_kind = catalog.conn.execute("SELECT doc_kind FROM acts WHERE celex=?", (target,)).fetchone()["doc_kind"]
+    doc_kind = catalog.doc_kind(target)
     derived = ParsedAct(
         act=target, version=amending.applies_from, language=amending.language, format=DERIVED_FORMAT, title=title,
         units=units, doc_kind=doc_kind, binding=base.binding, source_url=base.source_url,
@@ -721,7 +718,7 @@ def apply_amending_act(catalog: Catalog, amending: AmendingAct, amending_title: 
     saying why none was built (target not in the catalog, date unknown, a consolidated text
     of that date prevails); the outcome of every link is recorded in the catalog either way.
     """
-    store_links(catalog, amending.act, amending.version, amending.links)
+    catalog.store_links(amending.act, amending.version, amending.links)
     outcomes = {i: f"not applied: unparsed ({ins.link.reason})"
                 for i, ins in enumerate(amending.instructions) if ins.link.action == "unparsed"}
     results: list[ApplyResult] = []
@@ -731,7 +728,7 @@ def apply_amending_act(catalog: Catalog, amending: AmendingAct, amending_title: 
         outcomes.update(res.outcomes)
         res.outcomes = {i: outcomes[i] for i in seqs}
         results.append(res)
-    set_outcomes(catalog, amending.act, amending.version, outcomes)
+    catalog.set_link_outcomes(amending.act, amending.version, outcomes)
     return results
 
 
@@ -747,7 +744,7 @@ def apply_stored(catalog: Catalog, act: str, version: str | None = None, languag
         raise CatalogError(f"{act}: no stored version{' ' + version if version else ''}; ingest it first")
     out: list[ApplyResult] = []
     for v in rows:
-        root = _read_oj_markup(catalog, v)
+        root = _read_oj_markup(v)
         if root is None:
             raise CatalogError(f"{act}@{v.version} ({v.language}): its OJ XHTML ({v.source}) is not readable "
                                "or changed since it was ingested; amendments are read from OJ markup — re-ingest it")
@@ -767,19 +764,12 @@ def update_amendments(catalog: Catalog, results: Iterable[StoreResult]) -> list[
     acts = {a for a, _, _ in touched}
     todo: dict[tuple[str, str, str], None] = {}
     for a, ver, lang in sorted(touched):
-        texts = [row[0] for row in catalog.conn.execute(
-            "SELECT u.text FROM units u JOIN versions v ON v.id=u.version_id "
-            "WHERE v.act=? AND v.version=? AND v.language=? AND u.kind='article'", (a, ver, lang))]
-        if is_amending_text(texts):
+        if is_amending_text(catalog.texts(a, ver, lang, "article")):
             todo[(a, ver, lang)] = None
-    if acts:
-        marks = ",".join("?" * len(acts))
-        for a, ver in catalog.conn.execute(
-                f"SELECT DISTINCT amending_act, amending_version FROM amendments WHERE target_act IN ({marks})",
-                tuple(acts)).fetchall():
-            for v in catalog.versions(a):
-                if v.version == ver and v.format != DERIVED_FORMAT:
-                    todo[(a, ver, v.language)] = None
+    for a, ver in catalog.amending_versions(sorted(acts)):
+        for v in catalog.versions(a):
+            if v.version == ver and v.format != DERIVED_FORMAT:
+                todo[(a, ver, v.language)] = None
     out: list[ApplyResult] = []
     # Earlier amending acts first: a later one builds on the version an earlier one produced.
     for a, ver, lang in sorted(todo, key=lambda k: (k[1], k[0], k[2])):

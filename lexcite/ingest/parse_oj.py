@@ -32,6 +32,7 @@ from lexcite.errors import FormatNotRecognised, ParseError
 from lexcite.ingest._labels import is_recitals_formula
 from lexcite.ingest._markup import classes, eurlex_link, norm_space, text_of
 from lexcite.ingest._units import UnitCollector
+from lexcite.ingest.dates import article_divisions
 
 __all__ = ["parse_oj"]
 
@@ -817,4 +818,5 @@ def parse_oj(
         doc_kind=meta.doc_kind,
         binding=binding,
         source_url=eurlex_link(meta.act, meta.language),
+        divisions=article_divisions(root),
     )
