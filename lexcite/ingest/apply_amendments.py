@@ -44,6 +44,7 @@ from lexcite.ingest.amendments import (
     is_amending_text,
     read_amending_act,
 )
+from lexcite.ingest.consolidation import ConsolidationCheck, compare_versions
 from lexcite.ingest.detect import detect_html_format
 from lexcite.ingest.parse_oj import Meta, Texts, _OjParser, emit
 
@@ -76,6 +77,7 @@ class ApplyResult:
     base_version: str | None
     version: str | None  # the derived version, when one was built
     stored: StoreResult | None = None
+    check: ConsolidationCheck | None = None  # when an official consolidation of that date is stored
     outcomes: dict[int, str] = field(default_factory=dict)  # link order -> "applied" / "not applied: …"
     note: str = ""  # why nothing was built
 
@@ -687,8 +689,7 @@ def _apply_to_target(catalog: Catalog, amending: AmendingAct, target: str, seqs:
     res.base_version = base.version
     existing = next((v for v in catalog.versions(target) if v.version == amending.applies_from
                      and v.language == amending.language), None)
-    if existing is not None and existing.format != DERIVED_FORMAT:
-        return pending(f"the stored {existing.format} version {target}@{existing.version} prevails")
+    official = existing is not None and existing.format != DERIVED_FORMAT
     markup = _read_oj_markup(base)
     units, changed, outs = derive(
         _version_units(catalog, base), [amending.instructions[i] for i in seqs], act=target,
@@ -704,8 +705,20 @@ def _apply_to_target(catalog: Catalog, amending: AmendingAct, target: str, seqs:
     # Content-addressed: the same inputs give the same hash, so re-applying stores nothing.
     digest = hashlib.sha256(json.dumps(
         [title, [u.to_dict() for u in units], list(changed)], ensure_ascii=False, sort_keys=True).encode())
-    source = Source(location=f"{target}@{base.version} + {res.amending} (derived by lexcite)",
-                    sha256=digest.hexdigest())
+    how = f"{target}@{base.version} + {res.amending}"
+    if official:
+        # An official consolidation of that date is the current text (DESIGN.md, "Time"); the derived
+        # version is kept as the check against it, unit by unit, and stays reachable through it.
+        assert existing is not None
+        check = compare_versions(_version_units(catalog, existing), units, official_source=existing.source,
+                                 derived_source=how)
+        catalog.store_consolidation_check(target, existing.version, existing.language, check.to_dict())
+        res.check = check
+        res.note = (f"the stored {existing.format} version {target}@{existing.version} prevails; the derived one "
+                    f"agrees on {len(check.units_equal)} of its units ({check.share_equal:.1%}): "
+                    f"lexcite consolidation-check {target}")
+        return res
+    source = Source(location=f"{how} (derived by lexcite)", sha256=digest.hexdigest())
     res.version, res.stored = amending.applies_from, catalog.store(derived, source)
     return res
 

@@ -92,6 +92,8 @@ class TestRefresh:
         (v,) = [v for v in catalog.versions("32024R1689") if v.version == "2026-07-27"]
         assert (v.format, v.status) == ("formex_consolidated", "current")
         assert "take measures to support" in catalog.resolve("32024R1689#art_4").unit.text
+        (check,) = catalog.consolidation_checks("32024R1689")  # the derived version, kept as the check
+        assert (check["share_equal"], check["units_differ"]) == (1.0, [])
 
     def test_a_consolidated_version_becomes_a_version_of_the_base_act(self, cellar, catalog):
         cellar.set_sparql("consolidated", "32024R1689",
