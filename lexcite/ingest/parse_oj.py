@@ -27,6 +27,8 @@ from pathlib import Path
 
 from lxml import etree
 
+from lexcite.celex import KIND_WORDS, celex
+from lexcite.celex import doc_kind as celex_doc_kind
 from lexcite.contract import ParsedAct, is_celex
 from lexcite.errors import FormatNotRecognised, ParseError
 from lexcite.ingest._labels import is_recitals_formula
@@ -68,14 +70,7 @@ _NUMBERED_HEADING = re.compile(r"^(?P<n>[0-9]{1,3}|[a-z]|[A-Z])\.\s+(?P<rest>\S.
 # ELI type segment -> CELEX type letter
 _ELI_TYPE = {"reg": "R", "reg_impl": "R", "reg_del": "R", "dir": "L", "dir_impl": "L", "dir_del": "L",
              "dec": "D", "dec_impl": "D", "dec_del": "D"}
-_KIND_LETTER = {"regulation": "R", "directive": "L", "decision": "D"}
-_LETTER_KIND = {v: k for k, v in _KIND_LETTER.items()}
-_KIND_WORDS = {
-    "regulation": ("REGULATION", "VERORDENING", "VERORDNUNG", "RÈGLEMENT", "REGOLAMENTO", "REGLAMENTO"),
-    "directive": ("DIRECTIVE", "RICHTLIJN", "RICHTLINIE", "DIRETTIVA", "DIRECTIVA"),
-    "decision": ("DECISION", "BESLUIT", "BESCHLUSS", "DÉCISION", "DECISIONE", "DECISIÓN"),
-}
-_KIND_ALT = "|".join(w for words in _KIND_WORDS.values() for w in words)
+_KIND_ALT = "|".join(w for words in KIND_WORDS.values() for w in words)
 # "REGULATION (EU) 2024/1689", "DIRECTIVE 2002/58/EC", "Regulation (EC) No 300/2008"
 _DOC_NUMBER = re.compile(
     rf"(?P<kind>{_KIND_ALT})\s*(?:\((?:EU|EC|EEC|EG|EEG|CE|CEE|UE|Euratom|EU, Euratom)\)\s*)?"
@@ -138,9 +133,9 @@ def celex_from_eli(text: str) -> str | None:
 def kind_from_title(title: str) -> str | None:
     head = title.upper()
     best: tuple[int, str] | None = None
-    for kind, words in _KIND_WORDS.items():
+    for kind, words in KIND_WORDS.items():
         for w in words:
-            i = head.find(w)
+            i = head.find(w.upper())
             if i >= 0 and (best is None or i < best[0]):
                 best = (i, kind)
     return best[1] if best else None
@@ -158,7 +153,7 @@ def celex_from_title(title: str) -> str | None:
         year = ("19" if int(year) > 50 else "20") + year
     if len(year) != 4:
         return None
-    return f"3{year}{_KIND_LETTER[kind]}{int(number):04d}"
+    return celex(year, kind, number)
 
 
 def fmx_year_number(title: str) -> tuple[str, str] | None:
@@ -579,7 +574,7 @@ def detect_meta(
     if act is None and title:
         act = celex_from_title(title)
     if act is None and (yn := fmx_year_number(head_title)) and kind:
-        act = f"3{yn[0]}{_KIND_LETTER[kind]}{int(yn[1]):04d}"
+        act = celex(yn[0], kind, yn[1])
     if act is None:
         raise ParseError(path, "document header", "cannot detect the act's CELEX number; pass --celex")
     if not is_celex(act):
@@ -613,7 +608,7 @@ def detect_meta(
     language = language.lower()
     if not re.fullmatch(r"[a-z]{2}", language):
         raise ParseError(path, "arguments", f"language {language!r} is not an ISO 639-1 code; pass --language")
-    doc_kind = kind or _LETTER_KIND.get(act[5:6], "regulation")
+    doc_kind = kind or celex_doc_kind(act)
     return Meta(act, version, language, title, doc_kind)
 
 
