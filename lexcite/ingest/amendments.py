@@ -27,9 +27,9 @@ from lxml import etree
 
 from lexcite.contract import AmendmentLink, CitationRef, Unit
 from lexcite.ingest._markup import classes, eurlex_link, norm_space, text_of
+from lexcite.ingest._oj import OPEN_QUOTES, celex_from_title, closes_quote, label_segment, parse_date
 from lexcite.ingest.dates import ORDINALS as _ORDINALS
 from lexcite.ingest.dates import entry_into_force
-from lexcite.ingest.parse_oj import OPEN_QUOTES, celex_from_title, closes_quote, label_segment, parse_date
 
 __all__ = [
     "ACTIONS",

@@ -36,7 +36,6 @@ from lexcite.catalog import Catalog, Source, StoreResult, VersionRow
 from lexcite.contract import ParsedAct, Unit
 from lexcite.errors import CatalogError, LexciteError
 from lexcite.ingest._markup import read_html, text_of
-from lexcite.ingest._units import UnitCollector
 from lexcite.ingest.amendments import (
     AmendingAct,
     Instruction,
@@ -46,7 +45,7 @@ from lexcite.ingest.amendments import (
 )
 from lexcite.ingest.consolidation import ConsolidationCheck, compare_versions
 from lexcite.ingest.detect import detect_html_format
-from lexcite.ingest.parse_oj import Meta, Texts, _OjParser, emit
+from lexcite.ingest.parse_oj import parse_oj_fragment
 
 __all__ = [
     "DERIVED_FORMAT",
@@ -252,19 +251,13 @@ def _fragment_units(q: Quoted, uid: str, parent: str | None, draft: _Draft) -> l
         raise _NotApplied(f"quoted {q.kind} text has no unit structure")
     root = _document(*blocks)
     path = Path(f"<quoted text for {uid}>")
-    # The OJ parser's builders (lexcite/ingest/parse_oj.py), so new text gets the ids, titles and
-    # texts an OJ original would give it.
-    meta = Meta(draft.act, draft.version, draft.language, "", "regulation")
-    parser = _OjParser(root, path, meta, Texts({}))
-    collector = UnitCollector(draft.act, draft.version, draft.language, path, draft.binding)
     try:
-        for node in (*parser.articles(), *parser.annexes()):
-            emit(collector, node)
+        built = parse_oj_fragment(root, path, draft.act, draft.version, draft.language, draft.binding)
     except LexciteError as e:
         raise _NotApplied(f"the OJ parser refused the quoted text: {e}") from None
     # Quoted text quotes one level down (‘… “safety component” means …’); once in place it is the
     # act's own text, where the OJ and the official consolidation use single quotes.
-    found = tuple(replace(u, title=_unquote_level(u.title), text=_unquote_level(u.text)) for u in collector.units())
+    found = tuple(replace(u, title=_unquote_level(u.title), text=_unquote_level(u.text)) for u in built)
     units = [u for u in found if u.unit == uid or u.unit.startswith(uid + ".")]
     if not units or units[0].unit != uid:
         got = ", ".join(u.unit for u in found[:6])
