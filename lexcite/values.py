@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
+from lexcite.celex import DOC_KINDS
+
 __all__ = [
     "digits_for_words",
     "Value",
@@ -343,15 +345,12 @@ def act_numbers(celex: str) -> set[str]:
     return {f"{y}/{n}", f"{n}/{y}", f"{y % 100}/{n}", f"{n}/{y % 100}"}
 
 
-_TYPES = {"R": "Regulation", "L": "Directive", "D": "Decision"}
-
-
 def act_label(celex: str) -> str | None:
     """'32024R1689' -> 'Regulation (EU) 2024/1689'; None when no safe label exists (guidance, old acts)."""
     m = re.match(r"^3(?P<y>\d{4})(?P<t>[RLD])(?P<n>\d{4})$", celex)
     if not m or int(m["y"]) < 2015:
         return None
-    return f"{_TYPES[m['t']]} (EU) {int(m['y'])}/{int(m['n'])}"
+    return f"{DOC_KINDS[m['t']].capitalize()} (EU) {int(m['y'])}/{int(m['n'])}"
 
 
 def resolve_relative(path: str, within: str) -> str:
