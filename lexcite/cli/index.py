@@ -38,21 +38,30 @@ def index(
 
     Example: lexcite ingest ../shared/corpus/raw/32024R1689.oj.xhtml && lexcite index
     """
+    from lexcite.eval.golden import default_golden_path
+    from lexcite.eval.golden_run import calibrate_on
     from lexcite.index.build import build
 
     with progress() as bar:
         task = bar.add_task("indexing", total=None)
-        report = build(rebuild=rebuild, embedder=embedder, reranker=reranker, golden=golden,
+        report = build(rebuild=rebuild, embedder=embedder, reranker=reranker,
                        progress=lambda what, i, n: bar.update(task, description=what, completed=i, total=n))
+    calibration, notes = None, list(report.notes)
+    path = golden or default_golden_path()
+    if path.exists():
+        calibration = calibrate_on(path)
+    else:
+        notes.append(f"no golden set at {path}: threshold not calibrated; run `lexcite calibrate --golden FILE`")
     if as_json:
-        print(json.dumps(report.to_dict(), ensure_ascii=False))
+        print(json.dumps({**report.to_dict(), "notes": notes,
+                          "calibration": calibration.to_dict() if calibration else None}, ensure_ascii=False))
         return
     out.print(f"{report.passages} passages ({report.chunks} chunks) with {report.embedder}, reranker "
               f"{report.reranker}: {report.embedded} embedded, {report.metadata_updated} re-tagged, "
               f"{report.removed} removed, {report.unchanged} unchanged in {report.seconds:.1f} s")
-    if report.calibration is not None:
-        _print_calibration(report.calibration)
-    for note in report.notes:
+    if calibration is not None:
+        _print_calibration(calibration)
+    for note in notes:
         err.print(note, markup=False)
 
 
@@ -69,9 +78,9 @@ def calibrate(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Recalibrate the abstention threshold on the dev questions of a golden set."""
-    from lexcite.index.calibrate import calibrate as run
+    from lexcite.eval.golden_run import calibrate_on
 
-    c = run(golden)
+    c = calibrate_on(golden)
     if as_json:
         print(json.dumps(c.to_dict(), ensure_ascii=False))
     else:

@@ -33,7 +33,7 @@ def _build_home(home: Path, url: str) -> None:
         store(c, ai_act())  # the newer version supersedes the first
         store(c, dp_act())
         store(c, guidance())
-        build(c, home=home, chroma_url=url, embedder=EMBEDDER, reranker=RERANKER, golden=False)
+        build(c, home=home, chroma_url=url, embedder=EMBEDDER, reranker=RERANKER)
 
 
 @pytest.fixture(scope="module", params=["embedded", "server"])
