@@ -24,19 +24,22 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from lexcite import config
-from lexcite.contract import Candidate, CitationRef, Hit, Perimeter, SearchResult
+from lexcite.contract import Candidate, CitationRef, Hit, Perimeter, ProvisionEvidence, SearchResult
 from lexcite.errors import ConfigError, IndexMismatch
-from lexcite.index.admission import admit, bonus_unit, score_scale, threshold_for
+from lexcite.index.admission import Admission, admit, bonus_unit, score_scale, threshold_for
 from lexcite.index.bm25 import BM25Index, fingerprint
 from lexcite.index.build import bm25_path
-from lexcite.index.chunks import Passage, passages
+from lexcite.index.chunks import Passage, candidate, passages
 from lexcite.index.dense import DenseStore, backend_name, open_client
 from lexcite.index.embed import get_embedder
 from lexcite.index.manifest import NO_INDEX, check, load_manifest
 from lexcite.index.perimeter import RecordMask, where
 from lexcite.index.pool import join
 from lexcite.index.priorities import ValueKinds, binding_bonuses, value_bonuses
+from lexcite.index.provisions import DEFAULT_BUDGET, Seed, group_provisions
 from lexcite.index.rerank import Reranker, load_reranker, rerank
 from lexcite.index.scope import Scope
 from lexcite.index.siblings import Siblings, expand
@@ -56,7 +59,8 @@ class Searcher:
     """
 
     def __init__(self, home: Path | None = None, *, chroma_url: str | None = None, embedder: str | None = None,
-                 reranker: str | None = None, params: Params = Params(), catalog: Catalog | None = None):
+                 reranker: str | None = None, params: Params = Params(), catalog: Catalog | None = None,
+                 budget: int = DEFAULT_BUDGET):
         self.home = home or config.home()
         url = chroma_url if chroma_url is not None else config.chroma_url()
         manifest = load_manifest(self.home)
@@ -65,6 +69,7 @@ class Searcher:
         self._own_catalog = catalog is None
         self.catalog = catalog or Catalog(self.home / "catalog.sqlite")
         self.params = params
+        self.budget = budget  # evidence tokens (provisions.py)
         try:
             self.manifest = check(manifest, self.catalog.state(), embedder, backend_name(url))
             self.embedder_name = self.manifest["embedder"]
@@ -78,6 +83,10 @@ class Searcher:
             self._bm25 = BM25Index.load(bm25_path(self.home), fingerprint(texts)) or BM25Index(texts)
             self.value_kinds = ValueKinds(self.passages)
             self._siblings = Siblings(self.passages)
+            self._by_ref: dict[str, list[int]] = {}  # a reference's passages, one per language
+            for i, p in enumerate(self.passages):
+                self._by_ref.setdefault(str(p.record.unit.ref), []).append(i)
+            self._titles = {str(r.unit.ref): r.unit.title for r in records if "." not in r.unit.unit}
             client = open_client(self.home, url)
             self._dense = DenseStore(client, self.manifest["collection"])
             self._embedder = get_embedder(self.embedder_name)
@@ -214,29 +223,42 @@ class Searcher:
                 final[i] += bonus
                 scores.setdefault(i, {})["value_bonus"] = bonus
         ranked_idx = sorted(final, key=lambda i: (-final[i], self._pos[self.passages[i].key]))
-        ranked = tuple(self._candidate(i, final[i], scores.get(i, {}), via[i]) for i in ranked_idx)
+        ranked = tuple(candidate(self.passages[i], final[i], scores.get(i, {}), via[i]) for i in ranked_idx)
         threshold = self.threshold_for(stages) if stages.threshold else None
         outside = self._scope.outside(query) if stages.scope else ()
         admission = admit(ranked, k, threshold, outside)
         discarded.extend(admission.discarded)
+        t = time.perf_counter()
+        provisions = self._provisions(ranked_idx, ranked, admission, threshold, mask, self.budget)
+        timings["provisions"] = time.perf_counter() - t
         timings["total"] = time.perf_counter() - t_all
         return SearchResult(query=query, perimeter=perimeter, ranked=ranked, admitted=admission.admitted,
                             threshold=threshold, abstained=not admission.admitted, stage_hits=stage_hits,
-                            discarded=tuple(discarded), timings=timings, outside=outside)
+                            discarded=tuple(discarded), timings=timings, outside=outside, provisions=provisions)
+
+    def evidence(self, result: SearchResult, budget: int) -> ProvisionEvidence:
+        """The evidence by provision of `result` under another token budget (provisions.py)."""
+        mask = self._mask(result.perimeter)
+        idx = [next(j for j in self._by_ref[str(c.ref)] if mask[j]) for c in result.ranked]
+        return self._provisions(idx, result.ranked, Admission(result.admitted, ()), result.threshold, mask, budget)
+
+    def _provisions(self, idx: Sequence[int], ranked: Sequence[Candidate], admission: Admission,
+                    threshold: float | None, mask: np.ndarray, budget: int) -> ProvisionEvidence:
+        """Seeds: the ranked candidates at or above the threshold, best first; none when nothing is admitted."""
+        seeds, rest = [], []
+        for i, c in zip(idx, ranked, strict=True):
+            passed = bool(admission.admitted) and (threshold is None or c.score >= threshold)
+            (seeds if passed else rest).append(Seed(i, c))
+        return group_provisions(seeds, self.passages, self._siblings.group, mask, self._title, budget, rest)
 
     # -- helpers ---------------------------------------------------------------
+
+    def _title(self, provision: CitationRef) -> str:
+        return self._titles.get(str(provision), provision.unit)
 
     def _hits(self, items: Sequence[tuple[int, float]], retriever: str) -> tuple[Hit, ...]:
         return tuple(Hit(self.passages[i].record.unit.ref, float(s), retriever, rank)
                      for rank, (i, s) in enumerate(items, start=1))
-
-    def _candidate(self, i: int, score: float, stage_scores: dict[str, float], via: str) -> Candidate:
-        rec = self.passages[i].record
-        u = rec.unit
-        return Candidate(ref=u.ref, title=u.title, text=u.text, status=rec.status, binding=u.binding,
-                         source_url=u.source_url, score=float(score),
-                         stage_scores={k: float(v) for k, v in stage_scores.items()}, via=via,
-                         changed_by=CitationRef.parse(rec.changed_by) if rec.changed_by else None)
 
 
 _open: dict[tuple[str, str | None], Searcher] = {}

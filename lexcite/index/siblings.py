@@ -27,6 +27,12 @@ class Siblings:
             u = p.record.unit
             self._groups.setdefault((u.act, u.version, u.language, p.article), []).append(i)
 
+    def group(self, i: int) -> list[int]:
+        """The positions of passage `i`'s provision, in document order (whatever the perimeter)."""
+        p = self._passages[i]
+        u = p.record.unit
+        return self._groups.get((u.act, u.version, u.language, p.article), [i])
+
     def of(self, i: int, mask: np.ndarray, limit: int) -> list[int]:
         """Other passages of passage `i`'s article (or annex), nearest first, inside the mask."""
         p = self._passages[i]
