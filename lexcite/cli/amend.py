@@ -11,11 +11,11 @@ from typing import Annotated
 
 import typer
 
+from lexcite.catalog import Catalog
 from lexcite.cli._app import app, out
 from lexcite.errors import LexciteError
-from lexcite.ingest.amendments import link_counts, stored_links
+from lexcite.ingest.amendments import link_counts
 from lexcite.ingest.apply_amendments import ApplyResult, apply_stored
-from lexcite.ingest.catalog import Catalog
 
 
 @app.command()
@@ -30,7 +30,7 @@ def amendments(
              lexcite amendments 32026R1744 --given
     """
     with Catalog() as catalog:
-        rows = stored_links(catalog, amending_act=act) if given else stored_links(catalog, target_act=act)
+        rows = catalog.links(amending_act=act) if given else catalog.links(target_act=act)
     if not rows:
         what = "given by" if given else "targeting"
         raise LexciteError(f"{act}: no amendment instructions {what} it are stored; ingest the amending act "

@@ -10,6 +10,7 @@ from rich.markup import escape
 
 from lexcite.answer.ask import GENERATORS, ReplayReport, ask, choose_generator, replay
 from lexcite.answer.trace import TraceStore, catalog_problems
+from lexcite.catalog import Catalog
 from lexcite.cli._app import app, err, out
 from lexcite.cli._options import (
     AccessTagOpt,
@@ -21,7 +22,6 @@ from lexcite.cli._options import (
 )
 from lexcite.contract import Answer, CitationRef
 from lexcite.errors import ConfigError
-from lexcite.ingest.catalog import Catalog
 
 GeneratorOpt = Annotated[str | None, typer.Option(
     "--generator", help=f"{' or '.join(GENERATORS)}; default claude when ANTHROPIC_API_KEY is set, else extractive "
@@ -52,10 +52,10 @@ def ask_command(
     if generator is not None and generator not in GENERATORS:
         raise ConfigError(f"--generator {generator!r}: choose from {', '.join(GENERATORS)}")
     perimeter = perimeter_from_options(act, language, as_of, include_superseded, binding_only, access_tag)
-    gen, why = choose_generator(generator)
+    choice = choose_generator(generator)
     if not as_json:
-        err.print(f"generator: {why}", markup=False, highlight=False)
-    answer = ask(question, perimeter, k=k, generator=gen, trace=not no_trace, store_text=not no_text)
+        err.print(f"generator: {choice.why}", markup=False, highlight=False)
+    answer = ask(question, perimeter, k=k, generator=choice, trace=not no_trace, store_text=not no_text)
     if as_json:
         print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=1))
         return

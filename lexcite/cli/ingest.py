@@ -10,10 +10,10 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from lexcite.catalog import Catalog
 from lexcite.cli._app import app, out, progress
 from lexcite.contract import CitationRef
 from lexcite.errors import LexciteError
-from lexcite.ingest.catalog import Catalog
 from lexcite.ingest.load import Overrides, ingest_paths
 from lexcite.ingest.refresh import refresh as refresh_acts
 

@@ -22,13 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from lexcite import config
+from lexcite.catalog import Catalog
 from lexcite.index.bm25 import BM25_PARAMS, TOKENIZER, BM25Index, fingerprint
 from lexcite.index.chunks import DEFAULT_GRANULARITY, Passage, chunk_id, chunk_texts, passages
 from lexcite.index.dense import DenseStore, backend_name, metadata, open_client, same_backend
 from lexcite.index.embed import DEFAULT_EMBEDDER, Embedder, get_embedder
 from lexcite.index.manifest import MANIFEST_FORMAT, load_manifest, save_manifest
 from lexcite.index.rerank import parse_spec
-from lexcite.ingest.catalog import Catalog
 
 __all__ = ["build", "BuildReport", "DEFAULT_RERANKER", "collection_name", "bm25_path"]
 

@@ -31,13 +31,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from lexcite import config
+from lexcite.catalog import Catalog
 from lexcite.contract import CitationRef, Perimeter
 from lexcite.errors import ConfigError
 from lexcite.index.admission import SCALES, score_scale
 from lexcite.index.manifest import load_manifest, save_manifest
 from lexcite.index.search import Searcher
 from lexcite.index.stages import ABLATION, Params, Stages, stages_key
-from lexcite.ingest.catalog import Catalog
 
 __all__ = ["Calibration", "CalibrationQuestion", "choose_threshold", "calibrate", "MAX_WRONG_ABSTAIN", "RULE"]
 

@@ -22,8 +22,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from lexcite.catalog import UnitRecord
 from lexcite.contract import Candidate, CitationRef
-from lexcite.ingest.catalog import UnitRecord
 
 __all__ = ["Passage", "candidate", "GRANULARITIES", "DEFAULT_GRANULARITY", "passages", "chunk_texts", "chunk_id",
            "unit_key",

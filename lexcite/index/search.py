@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from lexcite import config
+from lexcite.catalog import Catalog
 from lexcite.contract import Candidate, CitationRef, Hit, Perimeter, ProvisionEvidence, SearchResult
 from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.admission import Admission, admit, bonus_unit, score_scale, threshold_for
@@ -44,7 +45,6 @@ from lexcite.index.rerank import Reranker, load_reranker, rerank
 from lexcite.index.scope import Scope
 from lexcite.index.siblings import Siblings, expand
 from lexcite.index.stages import ABLATION, Params, Stages, stages_key
-from lexcite.ingest.catalog import Catalog
 from lexcite.question import cues
 
 __all__ = ["Searcher", "Stages", "Params", "ABLATION", "search", "stages_key", "stage_table"]

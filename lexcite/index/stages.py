@@ -43,7 +43,7 @@ class Params:
     value_bonus: float = 0.03  # a passage that states the kind of value asked for (a date for "when ...?")
 
 
-_OFF = Stages(False, False, False, False, False, False, False)
+_OFF = Stages(**{f.name: False for f in fields(Stages)})
 
 # The ablation, each row adding one stage to the one before; "full" is the default configuration.
 ABLATION: dict[str, Stages] = {

@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from lexcite.catalog import Catalog
 from lexcite.contract import Perimeter
 from lexcite.errors import ConfigError
 from lexcite.eval.golden import load_golden
@@ -15,7 +16,6 @@ from lexcite.index.build import build
 from lexcite.index.calibrate import calibrate, choose_threshold
 from lexcite.index.manifest import load_manifest
 from lexcite.index.search import ABLATION, Params, Searcher, Stages, stages_key
-from lexcite.ingest.catalog import Catalog
 
 from .conftest import EMBEDDER, RERANKER, ai_act, dp_act, store
 
