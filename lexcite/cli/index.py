@@ -99,7 +99,8 @@ def search(
     access_tag: AccessTagOpt = None,
     no_threshold: Annotated[bool, typer.Option("--no-threshold", help="Rank only; never abstain.")] = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
-    explain: Annotated[bool, typer.Option("--explain", help="Also list discarded candidates and why.")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help="Also list the evidence by provision, and the "
+                                                             "discarded candidates and why.")] = False,
 ) -> None:
     """Rank the units that answer a question, with the score each stage gave them.
 
@@ -117,10 +118,19 @@ def search(
                           "abstained": result.abstained, "outside": list(result.outside),
                           "ranked": rows[:k] if not explain else rows,
                           "discarded": [{"ref": r, "reason": why} for r, why in result.discarded] if explain else [],
+                          "provisions": _provision_rows(result) if explain else [],
                           "timings_ms": {s: round(v * 1000, 2) for s, v in result.timings.items()}},
                          ensure_ascii=False))
         return
     _print_result(result, rows, k, explain)
+
+
+def _provision_rows(result: SearchResult) -> list[dict]:
+    if result.provisions is None:
+        return []
+    return [{"rank": g.rank, "provision": str(g.provision), "title": g.title, "score": g.score, "tokens": g.tokens,
+             "whole": g.whole, "units": [{"ref": str(u.ref), "ranked": u.via != "context"} for u in g.units]}
+            for g in result.provisions.groups]
 
 
 def _print_result(result: SearchResult, rows: list[dict], k: int, explain: bool) -> None:
@@ -141,6 +151,16 @@ def _print_result(result: SearchResult, rows: list[dict], k: int, explain: bool)
     if result.threshold is not None:
         out.print(f"threshold {result.threshold:.4f}; {len(result.admitted)} admitted")
     if explain:
+        evidence = result.provisions
+        if evidence is not None and evidence.groups:
+            out.print(f"[bold]evidence by provision[/bold] ({evidence.tokens} of {evidence.budget} tokens)")
+            for g in _provision_rows(result):
+                whole = "whole" if g["whole"] else "ranked parts and neighbours"
+                out.print(f"  {g['rank']}. {g['provision']} {g['title']} ({whole}, {g['tokens']} tokens)",
+                          markup=False, highlight=False)
+                for u in g["units"]:
+                    out.print(f"       {u['ref']}{'' if u['ranked'] else ' (context)'}", markup=False,
+                              highlight=False)
         out.print("[bold]discarded[/bold]")
         for ref, why in result.discarded:
             out.print(f"  {ref}: {why}", markup=False, highlight=False)
