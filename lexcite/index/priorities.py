@@ -3,6 +3,8 @@
 - binding: binding text over guidance, and in it the operative provisions over
   recitals: guidance is not law, and recitals give reasons without binding force
   (they cannot derogate from the articles).
+- named: a unit under a provision the question cites, or the definition of a
+  term it asks about (named.py).
 - value: "When ...?" is answered by a passage that states a date, "how much ...?"
   by one with an amount (question.cues), so a passage stating the kind of value
   asked for is lifted a little.
@@ -15,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from lexcite.index.chunks import Passage
 from lexcite.values import read_values
 
-__all__ = ["binding_bonuses", "value_bonuses", "ValueKinds"]
+__all__ = ["binding_bonuses", "value_bonuses", "named_bonuses", "ValueKinds"]
 
 
 def binding_bonuses(final: Mapping[int, float], passages: Sequence[Passage], unit: float, binding: float,
@@ -51,3 +53,11 @@ def value_bonuses(final: Mapping[int, float], asked: frozenset[str], kinds: Valu
     if not asked:
         return {}
     return {i: bonus * unit for i in final if asked & kinds(i)}
+
+
+def named_bonuses(final: Mapping[int, float], named: Sequence[int], unit: float, bonus: float,
+                  most: int) -> dict[int, float]:
+    """`bonus` x `unit` for the `most` best-scored candidates the question names: a whole annex cited in
+    passing must not crowd out the provision that answers."""
+    best = sorted((i for i in named if i in final), key=lambda i: -final[i])[:most]
+    return {i: bonus * unit for i in best if bonus}

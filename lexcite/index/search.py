@@ -37,9 +37,10 @@ from lexcite.index.chunks import Passage, candidate, passages
 from lexcite.index.dense import DenseStore, backend_name, open_client
 from lexcite.index.embed import get_embedder
 from lexcite.index.manifest import NO_INDEX, check, load_manifest
+from lexcite.index.named import Named
 from lexcite.index.perimeter import RecordMask, where
 from lexcite.index.pool import join
-from lexcite.index.priorities import ValueKinds, binding_bonuses, value_bonuses
+from lexcite.index.priorities import ValueKinds, binding_bonuses, named_bonuses, value_bonuses
 from lexcite.index.provisions import DEFAULT_BUDGET, Seed, group_provisions
 from lexcite.index.rerank import Reranker, load_reranker, rerank
 from lexcite.index.scope import Scope
@@ -93,7 +94,9 @@ class Searcher:
             self._reranker: Reranker | None = None
             self._reranker_loaded = False
             self._client = client
-            self._scope = Scope(v.title for v in self.catalog.versions())
+            versions = list(self.catalog.versions())
+            self._scope = Scope(v.title for v in versions)
+            self._named = Named(self.passages, {(v.act, v.title) for v in versions})
         except BaseException:
             self.close()
             raise
@@ -199,6 +202,20 @@ class Searcher:
             stage_hits["sibling"] = self._hits([(j, s) for j, s, _ in expansion.added], "sibling")
             timings["siblings"] = time.perf_counter() - t
 
+        named = None
+        if stages.named:
+            t = time.perf_counter()
+            named = self._named.find(query, mask, perimeter.acts, stages.definitions)
+            floor = min(pool.values(), default=0.0)  # a named unit the retrievers missed enters at the bottom
+            added = []
+            for j, why in [*((j, "named") for j in named.references), *((j, "definition") for j in named.definitions)]:
+                if j not in pool:
+                    pool[j] = floor
+                    via[j] = why
+                    added.append((j, floor))
+            stage_hits["named"] = self._hits(added, "named")
+            timings["named"] = time.perf_counter() - t
+
         final = dict(pool)
         if stages.rerank and self.reranker is not None and pool:
             t = time.perf_counter()
@@ -222,6 +239,13 @@ class Searcher:
             for i, bonus in bonuses.items():
                 final[i] += bonus
                 scores.setdefault(i, {})["value_bonus"] = bonus
+        if named is not None and final:
+            unit = bonus_unit(scale, P.rrf_k, final)
+            for key, positions, weight in (("named_bonus", named.references, P.named_bonus),
+                                           ("definition_bonus", named.definitions, P.definition_bonus)):
+                for i, bonus in named_bonuses(final, positions, unit, weight, P.named_boosted).items():
+                    final[i] += bonus
+                    scores.setdefault(i, {})[key] = bonus
         ranked_idx = sorted(final, key=lambda i: (-final[i], self._pos[self.passages[i].key]))
         ranked = tuple(candidate(self.passages[i], final[i], scores.get(i, {}), via[i]) for i in ranked_idx)
         threshold = self.threshold_for(stages) if stages.threshold else None

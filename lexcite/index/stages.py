@@ -22,6 +22,8 @@ class Stages:
     rerank: bool = True
     binding_priority: bool = True
     value_priority: bool = True
+    named: bool = True  # provisions the question cites join the candidates, with a priority (named.py)
+    definitions: bool = False  # the definition of a term the question asks about joins (named.py): no gain on dev
     threshold: bool = True
     scope: bool = True  # abstain on a question asked under a law the catalog lacks (scope.py)
 
@@ -41,6 +43,9 @@ class Params:
     binding_bonus: float = 0.05  # binding text over guidance (set on guidance probes: dev has no guidance)
     operative_bonus: float = 0.02  # articles, points, annexes over recitals (measured on dev)
     value_bonus: float = 0.03  # a passage that states the kind of value asked for (a date for "when ...?")
+    named_bonus: float = 0.05  # a unit under a provision the question cites
+    definition_bonus: float = 0.0  # the definition of a term the question asks about (dev: 0 to 0.05 alike)
+    named_boosted: int = 2  # at most this many named units (the best scored) get their bonus (dev: 1-3 alike)
 
 
 _OFF = Stages(**{f.name: False for f in fields(Stages)})
@@ -55,6 +60,10 @@ ABLATION: dict[str, Stages] = {
     "+binding": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True),
     "+value": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
                       value_priority=True),
+    "+named": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
+                      value_priority=True, named=True),
+    "+definitions": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
+                            value_priority=True, named=True, definitions=True),
     "full": Stages(),
 }
 
