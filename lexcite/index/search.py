@@ -41,6 +41,7 @@ from lexcite.index.named import Named
 from lexcite.index.perimeter import RecordMask, where
 from lexcite.index.pool import join
 from lexcite.index.priorities import ValueKinds, binding_bonuses, named_bonuses, value_bonuses
+from lexcite.index.provenance import Provenance, asks_about_a_change
 from lexcite.index.provisions import DEFAULT_BUDGET, Seed, group_provisions
 from lexcite.index.rerank import Reranker, load_reranker, rerank
 from lexcite.index.scope import Scope
@@ -84,6 +85,7 @@ class Searcher:
             self._bm25 = BM25Index.load(bm25_path(self.home), fingerprint(texts)) or BM25Index(texts)
             self.value_kinds = ValueKinds(self.passages)
             self._siblings = Siblings(self.passages)
+            self._provenance = Provenance(self.passages)
             self._by_ref: dict[str, list[int]] = {}  # a reference's passages, one per language
             for i, p in enumerate(self.passages):
                 self._by_ref.setdefault(str(p.record.unit.ref), []).append(i)
@@ -247,6 +249,18 @@ class Searcher:
                     final[i] += bonus
                     scores.setdefault(i, {})[key] = bonus
         ranked_idx = sorted(final, key=lambda i: (-final[i], self._pos[self.passages[i].key]))
+        if stages.provenance and not asks_about_a_change(query):
+            t = time.perf_counter()
+            moved = self._provenance.attach(ranked_idx, final, mask)
+            for i, target in moved.attached:
+                discarded.append((str(self.passages[i].record.unit.ref), "amending instruction attached to "
+                                  f"{self.passages[target].record.unit.ref}, the text it enacted"))
+                via.setdefault(target, "enacted")
+            for j, score in moved.scores.items():
+                scores.setdefault(j, {})["from_instruction"] = score
+                final[j] = score
+            ranked_idx = sorted(moved.ranked, key=lambda i: (-final[i], self._pos[self.passages[i].key]))
+            timings["provenance"] = time.perf_counter() - t
         ranked = tuple(candidate(self.passages[i], final[i], scores.get(i, {}), via[i]) for i in ranked_idx)
         threshold = self.threshold_for(stages) if stages.threshold else None
         outside = self._scope.outside(query) if stages.scope else ()

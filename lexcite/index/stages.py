@@ -23,6 +23,7 @@ class Stages:
     binding_priority: bool = True
     value_priority: bool = True
     named: bool = True  # provisions the question cites join the candidates, with a priority (named.py)
+    provenance: bool = True  # an amending instruction gives way to the text it enacted (provenance.py)
     definitions: bool = False  # the definition of a term the question asks about joins (named.py): no gain on dev
     threshold: bool = True
     scope: bool = True  # abstain on a question asked under a law the catalog lacks (scope.py)
@@ -62,8 +63,10 @@ ABLATION: dict[str, Stages] = {
                       value_priority=True),
     "+named": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
                       value_priority=True, named=True),
+    "+provenance": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
+                           value_priority=True, named=True, provenance=True),
     "+definitions": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
-                            value_priority=True, named=True, definitions=True),
+                            value_priority=True, named=True, provenance=True, definitions=True),
     "full": Stages(),
 }
 
