@@ -43,7 +43,7 @@ from typing import Any
 import anthropic
 
 from lexcite import config
-from lexcite.answer.draft import Draft, is_refusal
+from lexcite.answer.draft import SAID_NO, Draft, refusal_reason
 from lexcite.answer.prompt import SYSTEM, full_prompt, render_user
 from lexcite.contract import Evidence
 from lexcite.errors import ConfigError
@@ -59,7 +59,6 @@ PROVIDER_FAILED = ("The Claude generator did not return an answer (the service f
                    "so nothing is stated. Try again later, or ask with the offline extractive generator.")
 _CUT_OFF = "The Claude generator's answer was cut off before its end, so nothing of it is shown."
 _DECLINED = "The Claude generator declined to answer."
-_SAID_NO = "the generator found no answer in the admitted evidence"
 
 
 class ClaudeGenerator:
@@ -141,8 +140,10 @@ class ClaudeGenerator:
             return Draft(text, refused=True, reason=_CUT_OFF, flags=("generator_truncated",), **base)
         if stop_reason == "refusal":
             return Draft(text, refused=True, reason=_DECLINED, flags=("generator_declined",), **base)
-        if is_refusal(text):
-            return Draft(text, refused=True, reason=_SAID_NO, **base)
+        said = refusal_reason(text)
+        if said is not None:  # the model's own reason, when it gave one that states no value
+            return Draft(text, refused=True, reason=f"{SAID_NO}: {said}" if said else SAID_NO,
+                         flags=("generator_said_no",), **base)
         return Draft(text, **base)
 
     def _failed(self, prompt: str, params: dict[str, Any], error: str) -> Draft:

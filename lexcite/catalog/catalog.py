@@ -407,6 +407,29 @@ class Catalog:
             f"SELECT DISTINCT amending_act, amending_version FROM amendments "
             f"WHERE target_act IN ({','.join('?' * len(targets))})", targets).fetchall()]
 
+    # -- official consolidation vs derived version (lexcite/ingest/consolidation.py) -------------------------
+
+    def store_consolidation_check(self, act: str, version: str, language: str, result: dict[str, Any]) -> bool:
+        """Keep the comparison of an official consolidated version with the derived one; the same result
+        writes nothing (invariant 5). True if written."""
+        text = json.dumps(result, ensure_ascii=False, sort_keys=True)
+        old = self.conn.execute("SELECT result FROM consolidation_checks WHERE act=? AND version=? AND language=?",
+                                (act, version, language)).fetchone()
+        if old is not None and old["result"] == text:
+            return False
+        with self.transaction() as c:
+            c.execute("INSERT INTO consolidation_checks (act, version, language, result, checked_at) "
+                      "VALUES (?, ?, ?, ?, ?) ON CONFLICT(act, version, language) DO UPDATE SET "
+                      "result=excluded.result, checked_at=excluded.checked_at",
+                      (act, version, language, text, _now()))
+        return True
+
+    def consolidation_checks(self, act: str) -> list[dict[str, Any]]:
+        """The stored comparisons for `act`, latest version first (each with its `checked_at`)."""
+        rows = self.conn.execute("SELECT result, checked_at FROM consolidation_checks WHERE act=? "
+                                 "ORDER BY version DESC, language", (act,)).fetchall()
+        return [{**json.loads(r["result"]), "checked_at": r["checked_at"]} for r in rows]
+
     # -- small reads ------------------------------------------------------------------------------------------
 
     def doc_kind(self, act: str) -> str:

@@ -131,6 +131,22 @@ def m003_amendments(db: sqlite3.Connection) -> None:
     """)
 
 
+@MIGRATIONS
+def m_consolidation_checks(db: sqlite3.Connection) -> None:
+    """An official consolidated version against the version lexcite derived for the same date
+    (lexcite/ingest/consolidation.py): one row per act, version and language, the result as JSON."""
+    run_script(db, """
+    CREATE TABLE consolidation_checks (
+        act TEXT NOT NULL,
+        version TEXT NOT NULL,
+        language TEXT NOT NULL,
+        result TEXT NOT NULL,
+        checked_at TEXT NOT NULL,
+        PRIMARY KEY (act, version, language)
+    );
+    """)
+
+
 def migrate(conn: sqlite3.Connection, path: Path) -> list[str]:
     """Bring the catalog at `path` up to date; returns the steps that ran.
 

@@ -25,11 +25,11 @@ from lexcite.ingest.fetch import package_sha256
 from lexcite.ingest.parse_consolidated import parse_consolidated
 from lexcite.ingest.parse_formex import formex_files_from_dir, formex_files_from_zip, parse_formex
 from lexcite.ingest.parse_oj import parse_oj
-from lexcite.ingest.parse_oj_old import parse_oj_old
+from lexcite.ingest.parse_oj_old import parse_oj_flat, parse_oj_old
 
 __all__ = ["Overrides", "read_document", "ingest_paths", "ingest_document", "HTML_PARSERS"]
 
-HTML_PARSERS = {"oj": parse_oj, "oj_old": parse_oj_old, "consolidated": parse_consolidated}
+HTML_PARSERS = {"oj": parse_oj, "oj_flat": parse_oj_flat, "oj_old": parse_oj_old, "consolidated": parse_consolidated}
 _SUFFIXES = {".xhtml", ".html", ".htm", ".xml", ".zip"}
 
 

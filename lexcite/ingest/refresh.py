@@ -13,7 +13,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from lexcite import config
 from lexcite.catalog import Catalog, Source, StoreResult
@@ -24,9 +24,12 @@ from lexcite.ingest.fetch import CellarClient
 from lexcite.ingest.load import Overrides, ingest_document
 from lexcite.ingest.sparql import SparqlClient
 
-__all__ = ["RefreshItem", "RefreshReport", "load_acts", "refresh", "ACTS_FILE"]
+__all__ = ["RefreshItem", "RefreshReport", "TrackedAct", "load_acts", "refresh", "ACTS_FILE", "FORMATS"]
 
 ACTS_FILE = Path(__file__).resolve().parent.parent.parent / "data" / "acts.toml"
+# In this order: the XHTML first (the amendment reader needs it), Formex where Cellar has nothing else
+# (the Cybersecurity Act, the consolidated eIDAS and AI Act texts).
+FORMATS = ("xhtml", "html", "fmx4")
 
 
 @dataclass(frozen=True)
@@ -63,8 +66,16 @@ class RefreshReport:
         return [i for i in self.items if i.action in ("new", "updated")]
 
 
-def load_acts(path: Path = ACTS_FILE) -> list[tuple[str, tuple[str, ...]]]:
-    """The acts to keep current: [(celex, languages)] from data/acts.toml."""
+class TrackedAct(NamedTuple):
+    """One `[[act]]` of data/acts.toml."""
+
+    celex: str
+    languages: tuple[str, ...]
+    consolidated_only: bool = False  # fetch its consolidated versions and amending acts, not the OJ text
+
+
+def load_acts(path: Path = ACTS_FILE) -> list[TrackedAct]:
+    """The acts to keep current, from data/acts.toml."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as e:
@@ -73,7 +84,10 @@ def load_acts(path: Path = ACTS_FILE) -> list[tuple[str, tuple[str, ...]]]:
     for n, entry in enumerate(data.get("act", []), start=1):
         if "celex" not in entry:
             raise ConfigError(f"{path}: [[act]] number {n} has no celex")
-        acts.append((entry["celex"], tuple(entry.get("languages", ["en"]))))
+        only = entry.get("consolidated_only", False)
+        if not isinstance(only, bool):
+            raise ConfigError(f"{path}: [[act]] {entry['celex']}: consolidated_only must be true or false")
+        acts.append(TrackedAct(entry["celex"], tuple(entry.get("languages", ["en"])), only))
     return acts
 
 
@@ -103,7 +117,7 @@ def _fetch_and_store(catalog: Catalog, cellar: CellarClient, celex: str, languag
     key = f"{celex}/{language}"
     last = catalog.last_fetch(key)
     fetched = cellar.fetch(
-        celex, language,
+        celex, language, FORMATS,
         etag=last.etag if last else None,
         last_modified=last.last_modified if last else None,
     )
@@ -149,9 +163,9 @@ def refresh(
     cellar = cellar or CellarClient()
     sparql = sparql or SparqlClient()
     cellar.deadline = sparql.deadline = time.monotonic() + (deadline_s or config.refresh_deadline_s())
-    targets = [(c, languages or ("en",)) for c in celexes] if celexes else load_acts()
+    targets = [TrackedAct(c, languages or ("en",)) for c in celexes] if celexes else load_acts()
     if languages and not celexes:
-        targets = [(c, languages) for c, _ in targets]
+        targets = [t._replace(languages=languages) for t in targets]
     report = RefreshReport()
     seen: set[tuple[str, str]] = set()
 
@@ -162,9 +176,10 @@ def refresh(
         _guarded(report, celex, lang, role,
                  lambda: _fetch_and_store(catalog, cellar, celex, lang, role, valid_from))
 
-    for celex, langs in targets:
+    for celex, langs, consolidated_only in targets:
         for lang in langs:
-            once(celex, lang, "act")
+            if not consolidated_only:
+                once(celex, lang, "act")
         try:
             consolidated = sparql.consolidated_versions(celex)
             amending = sparql.amending_acts(celex)
