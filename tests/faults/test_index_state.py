@@ -16,8 +16,9 @@ import pytest
 from lexcite.catalog import Catalog
 from lexcite.contract import Perimeter
 from lexcite.errors import ConfigError
-from lexcite.index.build import build, load_manifest, manifest_path
+from lexcite.index.build import build
 from lexcite.index.dense import DenseStore
+from lexcite.index.manifest import load_manifest, manifest_path
 from lexcite.index.search import Searcher, Stages
 from lexcite.ingest.load import ingest_paths
 
@@ -31,7 +32,7 @@ MODELS = {"embedder": "minilm", "reranker": "embedder:minilm"}
 def indexed(corpus, lexcite_home):
     with Catalog() as catalog:
         ingest_paths(catalog, [corpus / "32024R2977.oj.html"])
-        build(catalog, golden=False, **MODELS)
+        build(catalog, **MODELS)
         manifest = load_manifest(lexcite_home)
         manifest["thresholds"] = {"calibrated": 0.1}  # stands for a calibration that must survive
         manifest_path(lexcite_home).write_text(json.dumps(manifest))
@@ -53,7 +54,7 @@ def test_a_rebuild_that_fails_halfway_leaves_the_old_index_working(indexed, monk
 
     monkeypatch.setattr(DenseStore, "upsert", interrupted)
     with pytest.raises(KeyboardInterrupt), Catalog() as catalog:
-        build(catalog, rebuild=True, golden=False, **MODELS)
+        build(catalog, rebuild=True, **MODELS)
     monkeypatch.setattr(DenseStore, "upsert", real)
     assert load_manifest(indexed) == manifest
     assert _ranking(indexed) == before
@@ -62,17 +63,23 @@ def test_a_rebuild_that_fails_halfway_leaves_the_old_index_working(indexed, monk
 def test_a_rebuild_that_completes_switches_and_drops_the_old_collection(indexed):
     before, old = _ranking(indexed), load_manifest(indexed)["collection"]
     with Catalog() as catalog:
-        build(catalog, rebuild=True, golden=False, **MODELS)
+        build(catalog, rebuild=True, **MODELS)
     assert load_manifest(indexed)["collection"] != old
     assert _ranking(indexed) == before
 
 
-@pytest.mark.parametrize("option", [{"reranker": "cross-encoder:/missing/model"},
-                                    {"golden": Path("/missing/golden.jsonl")}])
-def test_a_failed_index_option_changes_nothing(indexed, option):
+def test_a_reranker_that_cannot_load_changes_nothing(indexed):
     manifest = load_manifest(indexed)
     with pytest.raises(ConfigError), Catalog() as catalog:
-        build(catalog, **{**MODELS, **option})
+        build(catalog, embedder="minilm", reranker="cross-encoder:/missing/model")
+    assert load_manifest(indexed) == manifest
+
+
+def test_a_missing_golden_file_changes_nothing(indexed):
+    manifest = load_manifest(indexed)
+    r = subprocess.run([sys.executable, "-m", "lexcite", "index", "--golden", "/missing/golden.jsonl"],
+                       capture_output=True, text=True, env=os.environ.copy(), timeout=300)
+    assert r.returncode == 1 and "no such file; nothing was changed" in r.stderr, r.stderr
     assert load_manifest(indexed) == manifest
 
 
