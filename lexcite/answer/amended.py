@@ -229,6 +229,11 @@ def render(a: Amendment) -> str:
     return f"{unit_label(a.target)} was {a.action} by {by}, applicable from {_long_date(a.applies_from)}."
 
 
+def _applies_from(catalog: Catalog, rec: UnitRecord) -> str:
+    dates = catalog.unit_dates(rec.unit.ref, rec.unit.language) if rec.changed_by else None
+    return (dates.earliest if dates is not None else None) or rec.valid_from
+
+
 def _evidence_of(rec: UnitRecord, sid: str) -> Evidence:
     u = rec.unit
     return Evidence(sid=sid, ref=u.ref, title=u.title, text=u.text, status=rec.status, binding=u.binding,
@@ -260,7 +265,9 @@ def amendment_notes(catalog: Catalog, cited: Sequence[CitationRef], evidence: Se
             continue
         evidence.extend(missing)
         sid_of.update((ev.ref, ev.sid) for ev in missing)
-        record_dates.update((r, rec.valid_from) for r, rec in records.items())
+        # the change's date is the current unit's date of application where the catalog read one (a change may
+        # apply later than the amending act's entry into force: catalog/dates.py), else its start in force
+        record_dates.update((r, _applies_from(catalog, rec)) for r, rec in records.items())
         drafts.append(f"{render(a)} [{', '.join(sid_of[r] for r in refs)}]")
         kept.append(a)
     if not drafts:

@@ -31,6 +31,7 @@ from lexcite.answer.conflicts import Relations, find_conflicts
 from lexcite.answer.draft import Generator
 from lexcite.answer.evidence import build_evidence, no_evidence_answer, refused_answer
 from lexcite.answer.numeric import bind_values
+from lexcite.answer.timing import timing_notes
 from lexcite.answer.trace import AskRecord, TraceStore, catalog_problems, sha256_text, versions_in_scope
 from lexcite.answer.verify import check_values, outside_perimeter, verify
 from lexcite.catalog import Catalog
@@ -246,11 +247,23 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
                                   f"{notes.verification.reason}.", evidence=notes.evidence, generator=gen.name,
                                   flags=[*flags, "amended", *notes.verification.flags], verdicts=verdicts)
         flags.append("amended")
-    evidence = notes.evidence
+    # Cited provisions in force but not applicable on the perimeter's date, and "when" questions: the dates the
+    # law sets, cited to the units that set them (answer/timing.py), rendered and verified the same way.
+    timing = timing_notes(catalog, question, cited, notes.evidence, perimeter, inside)
+    if timing.verification is not None:
+        offset = len(sentences) + len(notes.sentences)
+        verdicts += tuple({**v, "index": v["index"] + offset} for v in timing.verification.verdict_dicts())
+        if not timing.verification.ok:
+            return refused_answer(question, perimeter, f"{REFUSAL} The note on when a provision applies was not "
+                                  f"shown: {timing.verification.reason}.", evidence=timing.evidence,
+                                  generator=gen.name, flags=[*flags, "timing", *timing.verification.flags],
+                                  verdicts=verdicts)
+        flags.append("timing")
+    evidence = timing.evidence
     conflicts += former_conflicts(question, notes.amendments, catalog, perimeter.language, answer_kinds, conflicts)
     return Answer(
         question=question,
-        sentences=sentences + notes.sentences + shown,
+        sentences=sentences + notes.sentences + timing.sentences + shown,
         evidence=evidence,
         conflicts=conflicts,
         verdicts=verdicts,

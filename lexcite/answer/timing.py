@@ -38,8 +38,10 @@ from lexcite.question import cues
 
 __all__ = ["Timing", "asks_when", "asks_entry_into_force", "timing_sentence", "timing_notes"]
 
-_WHEN = re.compile(r"\b(?:when|by when|from when|since when|until when|what date|which date|dates?|deadline|"
-                   r"timeline|apply|applies|applicable|application|comply|compliance|in force|start)\b", re.I)
+# asking when a provision applies or is in force; not "by when must X be done" (a deadline the text itself sets)
+_WHEN = re.compile(r"\b(?:from when|since when|until when|(?:from|since) (?:what|which) date|appl(?:y|ies|icable|"
+                   r"ication)|comply|compliance|complied|in force|enter(?:s|ed)? into force|entry into force|"
+                   r"start(?:s|ed)? to|begin(?:s)? to|take(?:s)? effect|binding)\b", re.I)
 _EIF = re.compile(r"\b(?:enter(?:s|ed)? into force|entry into force|in force)\b", re.I)
 
 

@@ -145,7 +145,10 @@ class TestTheFormerText:
     def test_a_changed_value_is_listed_former_and_current_with_the_rule(self, catalog):
         a = answer(catalog, Q_SANDBOX, (AI, "art_57.par_1"))
         assert not a.refused, a.refusal_reason
-        assert "2 August 2027" in a.text and "2 August 2026" not in a.text  # the former value only as former
+        # the former value only as former: the answer's own sentences give the current one (the note's
+        # "applicable from 2 August 2026" is when the amended Article 57 applies: Article 113, general date)
+        assert "2 August 2027" in a.text
+        assert all("2 August 2026" not in s.text for s in a.sentences if not s.from_records)
         (c,) = a.conflicts
         assert c.fact_kind == "date"
         assert c.values == (("2 August 2026", f"{AI}@{ORIG}#art_57.par_1"),
@@ -195,4 +198,4 @@ class TestTheFormerText:
         text = captured.get()
         assert re.search(rf"former\s+2 August 2026\s+{AI}@{ORIG}#art_57\.par_1", text), text
         assert re.search(rf"prevails\s+2 August 2027\s+{AI}@{AMENDED}#art_57\.par_1", text), text
-        assert "applicable from 27 July 2026" in text
+        assert "applicable from 2 August 2026" in text  # Chapter VI applies from Article 113's general date
