@@ -155,6 +155,17 @@ def backfill_dates(db: sqlite3.Connection) -> None:
                 db.execute("UPDATE versions SET valid_from=? WHERE id=? AND status_pinned=0", (start, r["id"]))
     for act, language in {(r["act"], r["language"]) for r in rows}:
         restatus(db, act, language)
+    # each stored amendment link applies from when the unit it changed applies (apply_amendments does the same)
+    db.execute("""
+        UPDATE amendments SET applies_from = (
+            SELECT u.applies_from FROM units u JOIN versions v ON v.id = u.version_id
+            WHERE v.act = amendments.target_act AND u.unit = amendments.target_unit AND u.applies_from <> 'unknown'
+              AND u.changed_by LIKE amendments.amending_act || '@' || amendments.amending_version || '#%'
+            ORDER BY v.valid_from LIMIT 1)
+        WHERE target_unit IS NOT NULL AND EXISTS (
+            SELECT 1 FROM units u JOIN versions v ON v.id = u.version_id
+            WHERE v.act = amendments.target_act AND u.unit = amendments.target_unit AND u.applies_from <> 'unknown'
+              AND u.changed_by LIKE amendments.amending_act || '@' || amendments.amending_version || '#%')""")
 
 
 def unit_dates_of(db: sqlite3.Connection, version_id: int, unit: str) -> UnitDates | None:
