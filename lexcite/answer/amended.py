@@ -42,7 +42,7 @@ from lexcite.answer.verify import Verification, outside_perimeter, verify
 from lexcite.catalog import Catalog, UnitRecord
 from lexcite.contract import AmendmentLink, CitationRef, CitedSentence, Conflict, Evidence, Fact, Perimeter
 from lexcite.errors import CitationError
-from lexcite.values import act_label
+from lexcite.values import act_label, read_values
 
 __all__ = ["Amendment", "Notes", "find_amendments", "amendment_notes", "former_conflicts", "render"]
 
@@ -67,6 +67,11 @@ class Notes:
     sentences: tuple[CitedSentence, ...]
     amendments: tuple[Amendment, ...]
     verification: Verification | None = None  # None when there is no note
+
+    def gives(self, kinds: frozenset[str]) -> bool:
+        """Do the notes, verified, give a value of one of these kinds (the date a question asks for)?"""
+        return (self.verification is not None and self.verification.ok
+                and any(v.kind in kinds for s in self.sentences for v in read_values(s.text)))
 
 
 def _below(unit: str, other: str) -> bool:

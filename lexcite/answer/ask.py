@@ -206,8 +206,13 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
     sentences = checked.sentences
     facts = catalog.facts(refs=[e.ref for e in evidence], language=perimeter.language)
     wanted = cues(question).value_kinds()
+    # Cited provisions in force but not applicable on the perimeter's date, and "when" questions: the dates the
+    # law sets, cited to the units that set them (answer/timing.py), rendered from the catalog and verified.
+    timing = timing_notes(catalog, question, [r for s in sentences for r in s.refs], evidence, perimeter, inside)
     if wanted:
         bound = bind_values(sentences, facts, wanted)
+        if not bound.ok and timing.gives(wanted):
+            bound = bind_values(sentences, facts, frozenset())  # the date asked is the timing note's
         rec.bindings = [b.to_dict() for b in bound.bindings]
         if not bound.ok:
             return refused_answer(question, perimeter, f"{REFUSAL} {_sentence(bound.reason)}",
@@ -237,7 +242,7 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
     # when, in sentences rendered and verified here (a unit they cite that retrieval did not admit joins the
     # evidence), and keep the text the amendment replaced as former.
     cited = [r for s in (*sentences, *shown) for r in s.refs]
-    notes = amendment_notes(catalog, cited, evidence, perimeter, inside)
+    notes = amendment_notes(catalog, cited, timing.evidence, perimeter, inside)
     verdicts = checked.verdict_dicts()
     if notes.verification is not None:
         offset = len(sentences)
@@ -247,9 +252,6 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
                                   f"{notes.verification.reason}.", evidence=notes.evidence, generator=gen.name,
                                   flags=[*flags, "amended", *notes.verification.flags], verdicts=verdicts)
         flags.append("amended")
-    # Cited provisions in force but not applicable on the perimeter's date, and "when" questions: the dates the
-    # law sets, cited to the units that set them (answer/timing.py), rendered and verified the same way.
-    timing = timing_notes(catalog, question, cited, notes.evidence, perimeter, inside)
     if timing.verification is not None:
         offset = len(sentences) + len(notes.sentences)
         verdicts += tuple({**v, "index": v["index"] + offset} for v in timing.verification.verdict_dicts())
@@ -259,7 +261,7 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
                                   generator=gen.name, flags=[*flags, "timing", *timing.verification.flags],
                                   verdicts=verdicts)
         flags.append("timing")
-    evidence = timing.evidence
+    evidence = notes.evidence
     conflicts += former_conflicts(question, notes.amendments, catalog, perimeter.language, answer_kinds, conflicts)
     return Answer(
         question=question,

@@ -35,8 +35,9 @@ from lexcite.contract import CitationRef, CitedSentence, Evidence, Perimeter
 from lexcite.errors import CitationError
 from lexcite.ingest.dates import Dated, UnitDates
 from lexcite.question import cues
+from lexcite.values import act_label
 
-__all__ = ["Timing", "asks_when", "asks_entry_into_force", "timing_sentence", "timing_notes"]
+__all__ = ["Timing", "asks_when", "asks_entry_into_force", "timing_sentence", "act_sentence", "timing_notes"]
 
 # asking when a provision applies or is in force; not "by when must X be done" (a deadline the text itself sets)
 _WHEN = re.compile(r"\b(?:from when|since when|until when|(?:from|since) (?:what|which) date|appl(?:y|ies|icable|"
@@ -117,6 +118,22 @@ def timing_sentence(t: Timing, day: str, question: str = "") -> tuple[str, list[
     return sentence, list(dict.fromkeys(cited))
 
 
+def _in_final_article(ref: CitationRef, act_dates: tuple[Dated, Dated]) -> bool:
+    eif = act_dates[0].set_by
+    return eif is not None and eif.unit.split(".")[0] == ref.unit.split(".")[0]
+
+
+def act_sentence(ref: CitationRef, eif: Dated, general: Dated) -> tuple[str, list[CitationRef]] | None:
+    """'Regulation (EU) 2016/679 entered into force on 24 May 2016 (Article 99(1)) and applies from 25 May 2018
+    (Article 99(2)).'"""
+    if not (eif.date and eif.set_by and general.date and general.set_by):
+        return None
+    act = act_label(ref.act) or ref.act
+    return (f"{act} entered into force on {_long_date(eif.date)} {_by([eif.set_by], ref)} and applies from "
+            f"{_long_date(general.date)} {_by([general.set_by], ref)}.", list(dict.fromkeys([eif.set_by,
+                                                                                             general.set_by])))
+
+
 def _strip_values(text: str) -> str:
     """A reason in words only (a reference inside it would need a citation of its own)."""
     return re.sub(r"\s+", " ", re.sub(r"\bart_\w+", "this article", text)).strip()
@@ -145,7 +162,12 @@ def timing_notes(catalog: object, question: str, cited: Sequence[CitationRef], e
         dates = catalog.unit_dates(ref, perimeter.language)  # type: ignore[attr-defined]
         if dates is None:
             continue
-        out = timing_sentence(Timing(ref, dates), day, question)
+        act_dates = catalog.act_dates(ref.act, ref.version, perimeter.language or "en")  # type: ignore[attr-defined]
+        if act_dates is not None and _in_final_article(ref, act_dates):
+            # a unit of the article that sets the dates: the question is about the act's own dates
+            out = act_sentence(ref, *act_dates) if asks_when(question) else None
+        else:
+            out = timing_sentence(Timing(ref, dates), day, question)
         if out is None:
             continue
         text, refs = out
@@ -163,8 +185,9 @@ def timing_notes(catalog: object, question: str, cited: Sequence[CitationRef], e
             continue  # invariant 1: a unit outside the perimeter is never cited
         evidence.extend(missing)
         sid_of.update((ev.ref, ev.sid) for ev in missing)
-        if dates.in_force_from.date and dates.in_force_from.set_by in records:
-            record_dates[dates.in_force_from.set_by] = dates.in_force_from.date
+        for eif in (dates.in_force_from, *(act_dates or ())[:1]):
+            if eif.date and eif.set_by in records:
+                record_dates[eif.set_by] = eif.date
         said.add(key)
         drafts.append(f"{text} [{', '.join(sid_of[r] for r in refs)}]")
     if not drafts:

@@ -318,8 +318,15 @@ class Catalog:
         return unit_dates_of(self.conn, row["id"], u.unit)
 
     def version_dates(self, version_id: int) -> tuple[Dated, Dated] | None:
-        """(entry into force, general date of application) of one stored version; None when not read."""
+        """(entry into force, general date of application) of the act, as one stored version says; None when
+        not read."""
         return version_dates(self.conn, version_id)
+
+    def act_dates(self, act: str, version: str, language: str) -> tuple[Dated, Dated] | None:
+        """`version_dates` of the version `act@version` in `language`."""
+        row = self.conn.execute("SELECT id FROM versions WHERE act=? AND version=? AND language=?",
+                                (act, version, language)).fetchone()
+        return version_dates(self.conn, row["id"]) if row else None
 
     def set_link_dates(self, act: str, version: str, dates: dict[int, str]) -> None:
         """The date each link of an amending act version applies from (by its order); writes only what changed."""

@@ -114,8 +114,6 @@ def write_dates(db: sqlite3.Connection, version_id: int) -> None:
         d = amended(per_unit[r.unit.unit], entry)
         # a new provision replaced no text
         per_unit[r.unit.unit] = d if r.unit.unit in before else replace(d, former_until=None)
-        if v["format"] not in ORIGINAL_FORMATS:
-            version_in_force = entry  # a derived or consolidated text is in force from its amendments' start
     rows = []
     for uid, d in per_unit.items():
         first = d.first
@@ -174,8 +172,7 @@ def unit_dates_of(db: sqlite3.Connection, version_id: int, unit: str) -> UnitDat
 
 
 def version_dates(db: sqlite3.Connection, version_id: int) -> tuple[Dated, Dated] | None:
-    """A version's entry into force (for a derived or consolidated text: the start of its amendments) and
-    its act's general date of application."""
+    """The act's entry into force and general date of application, as this version's final provisions say."""
     r = db.execute("SELECT entry_into_force, entry_into_force_by, applies_from, applies_from_by, dates_said "
                    "FROM versions WHERE id=?", (version_id,)).fetchone()
     if r is None or r["entry_into_force"] is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from answer_helpers import Pinned
 
 from lexcite.answer import ask
 from lexcite.answer.amended import find_amendments, render
@@ -18,8 +19,7 @@ from lexcite.answer.conflicts import RULES
 from lexcite.answer.trace import TraceStore
 from lexcite.answer.verify import verify
 from lexcite.catalog import Catalog
-from lexcite.contract import Candidate, CitationRef, Perimeter, SearchResult
-from lexcite.index.perimeter import predicate
+from lexcite.contract import CitationRef, Perimeter
 from lexcite.ingest.load import ingest_paths
 
 pytestmark = pytest.mark.integration
@@ -45,22 +45,6 @@ def catalog(corpus, tmp_path_factory):
     with Catalog(tmp_path_factory.mktemp("amended") / "catalog.sqlite") as c:
         ingest_paths(c, [corpus / "32024R1689.oj.xhtml", corpus / "32026R1744.oj.xhtml"])
         yield c
-
-
-class Pinned:
-    """Admits the named provisions in the version the perimeter allows (index.perimeter.predicate, before any
-    ranking, as the real searcher does); nothing else."""
-
-    def __init__(self, catalog: Catalog, *units: tuple[str, str]):
-        self.catalog, self.units = catalog, units
-
-    def search(self, query: str, perimeter: Perimeter = Perimeter(), k: int = 6) -> SearchResult:
-        cands = tuple(
-            Candidate(ref=r.unit.ref, title=r.unit.title, text=r.unit.text, status=r.status, binding=r.unit.binding,
-                      source_url=r.unit.source_url, score=1.0)
-            for act, unit in self.units for r in self.catalog.history(act, unit, perimeter.language)
-            if predicate(perimeter, r))
-        return SearchResult(query, perimeter, cands, cands[:k], 0.5, not cands)
 
 
 def answer(catalog: Catalog, question: str, *units: tuple[str, str], perimeter: Perimeter = NOW, **kw):
