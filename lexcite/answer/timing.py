@@ -92,6 +92,10 @@ def timing_sentence(t: Timing, day: str, question: str = "") -> tuple[str, list[
         why = next((x.said for x in d.applies_from if not x.date), "")
         return (f"When {label} applies could not be read from the act's final provisions"
                 f"{': ' + _strip_values(why) if why else ''}.", [t.ref])
+    linked = [x for x in d.notes if x.date and x.set_by is not None]
+    if linked:  # an annex whose obligations take the dates of the provisions a rule links to it
+        return (f"For {label}, {_by(_setters(linked), t.ref)[1:-1]} sets the date of application: from "
+                f"{_cases(linked)}.", [t.ref, *_setters(linked)])
     until = d.applies_until
     if until is not None and until.date and day >= until.date and until.set_by is not None:
         return (f"{label} no longer applies: it applied until {_long_date(until.date)} {_by([until.set_by], t.ref)}.",
@@ -116,6 +120,20 @@ def timing_sentence(t: Timing, day: str, question: str = "") -> tuple[str, list[
                     f"from {_cases(applies)} {_by(setters, t.ref)}.")
         cited.append(eif.set_by)
     return sentence, list(dict.fromkeys(cited))
+
+
+class _Instructions:
+    """The units of amending acts that give amendment instructions, read once per question."""
+
+    def __init__(self, catalog: object):
+        self.catalog = catalog
+        self._by_act: dict[str, list[CitationRef]] = {}
+
+    def gives(self, ref: CitationRef) -> bool:
+        if ref.act not in self._by_act:
+            self._by_act[ref.act] = [link.amending for link, _ in
+                                     self.catalog.links(amending_act=ref.act)]  # type: ignore[attr-defined]
+        return any(a.on_branch(ref) for a in self._by_act[ref.act])
 
 
 def _in_final_article(ref: CitationRef, act_dates: tuple[Dated, Dated]) -> bool:
@@ -156,6 +174,7 @@ def timing_notes(catalog: object, question: str, cited: Sequence[CitationRef], e
     drafts: list[str] = []
     said: set[str] = set()
     record_dates: dict[CitationRef, str] = {}
+    instructions = _Instructions(catalog)
     for ref in dict.fromkeys(cited):
         if len(drafts) >= limit:
             break
@@ -163,9 +182,12 @@ def timing_notes(catalog: object, question: str, cited: Sequence[CitationRef], e
         if dates is None:
             continue
         act_dates = catalog.act_dates(ref.act, ref.version, perimeter.language or "en")  # type: ignore[attr-defined]
-        if act_dates is not None and _in_final_article(ref, act_dates):
-            # a unit of the article that sets the dates: the question is about the act's own dates
+        final = act_dates is not None and _in_final_article(ref, act_dates)
+        if act_dates is not None and (final or asks_entry_into_force(question)):
+            # the article that sets the dates, or a question about entry into force: the act's own dates
             out = act_sentence(ref, *act_dates) if asks_when(question) else None
+        elif ref.unit.startswith("rct_") or instructions.gives(ref):
+            continue  # a recital states reasons and an amending instruction changes another act: neither applies
         else:
             out = timing_sentence(Timing(ref, dates), day, question)
         if out is None:

@@ -48,6 +48,7 @@ __all__ = [
     "unit_dates",
     "dates_of",
     "article_divisions",
+    "formex_divisions",
     "divisions_from_file",
     "amended",
     "later",
@@ -514,6 +515,10 @@ def unit_dates(units: Sequence[Unit], dates: ActDates, divisions: Mapping[str, s
                 dates.entry_into_force.date, dates.entry_into_force.set_by,
                 "the act's provisions on its entry into force and application apply from its entry into force"),))
             continue
+        if u.kind == "recital":
+            out[u.unit] = UnitDates(dates.entry_into_force, (Dated(
+                None, None, "a recital states the act's reasons; it has no date of application of its own"),))
+            continue
         best, best_rank = [dates.applies_from], 0
         until: Dated | None = None
         notes: list[Dated] = []
@@ -530,6 +535,12 @@ def unit_dates(units: Sequence[Unit], dates: ActDates, divisions: Mapping[str, s
                 notes.append(r.dates[0])  # one case only ("from … to contracts concluded before …"): an addition
             elif rank >= best_rank:
                 best, best_rank = list(r.dates), rank
+        if u.unit.startswith("anx_"):
+            # "(i) 2 December 2027 as regards AI systems classified as high-risk pursuant to … Annex III": the
+            # obligations a rule ties to this annex apply from that date
+            annex = u.unit.split(".")[0][4:]
+            notes.extend(d for r in dates.rules for d in r.dates
+                         if d.date and re.search(rf"\bAnnex {annex}\b", d.condition))
         if unknown_division and best_rank < 10:
             best = [Dated(None, None, f"{art} lies in no chapter or section this lexcite could read, and the "
                                       "act's application rules name chapters")]
@@ -567,6 +578,27 @@ def article_divisions(root: etree._Element) -> tuple[tuple[str, str], ...]:
                 break
             if re.match(r"^art_", did):
                 break  # an article quoted inside another (an amending act's new text)
+    return tuple(out.items())
+
+
+def formex_divisions(articles: Iterable[etree._Element]) -> tuple[tuple[str, str], ...]:
+    """(article id, chapter/section id) from Formex: each `<ARTICLE>` inside `<DIVISION>`s whose `TITLE/TI`
+    reads "CHAPTER III" / "SECTION 4"."""
+    out: dict[str, str] = {}
+    for art in articles:
+        head = " ".join(art.findtext("TI.ART", "").split())
+        m = re.search(r"Article\s+(\d+[a-z]*)", head)
+        number = m[1] if m else (art.get("IDENTIFIER") or "").lstrip("0")
+        path: list[str] = []
+        for div in art.iterancestors("DIVISION"):
+            title = " ".join("".join(div.find("TITLE/TI").itertext()).split()) if div.find("TITLE/TI") is not None \
+                else ""
+            if (c := re.match(rf"^CHAPTER\s+({_ROMAN})\b", title, re.I)):
+                path.insert(0, f"cpt_{c[1].upper()}")
+            elif (sec := re.match(r"^SECTION\s+(\d+)\b", title, re.I)):
+                path.insert(0, f"sct_{sec[1]}")
+        if number and path and path[0].startswith("cpt_"):
+            out.setdefault(f"art_{number}", ".".join(path[:2]))
     return tuple(out.items())
 
 
