@@ -326,8 +326,8 @@ def find_conflicts(
         rule = "; ".join(RULES[r] for r in rules) if winner is not None else RULES["diverge"]
         conflicts.append(Conflict(
             fact_kind=kind,
-            values=tuple((f.display, str(e.ref)) for e, f in group),
-            prevails=str(winner.ref) if winner is not None else None,
+            values=tuple((f.display, e.ref) for e, f in group),
+            prevails=winner.ref if winner is not None else None,
             rule=rule,
         ))
         label = _labels(group)
@@ -375,8 +375,8 @@ def former_conflict(question: str, former: tuple[CitationRef, str], current: tup
             old = next((f for f in facts if f.ref == old_ref and _KIND_CLASS.get(f.kind) == _KIND_CLASS[new.kind]
                         and _same_subject(f, old_text, new, new_text)), None)
             if old is not None and fact_key(old) != fact_key(new):
-                return Conflict(_KIND_CLASS[new.kind], ((old.display, str(old_ref)), (new.display, str(new_ref))),
-                                str(new_ref), RULES["amending"])
+                return Conflict(_KIND_CLASS[new.kind], ((old.display, old_ref), (new.display, new_ref)), new_ref,
+                                RULES["amending"])
     if " ".join(old_text.split()) == " ".join(new_text.split()):
         return None
-    return Conflict("text", ((old_text, str(old_ref)), (new_text, str(new_ref))), str(new_ref), RULES["amending"])
+    return Conflict("text", ((old_text, old_ref), (new_text, new_ref)), new_ref, RULES["amending"])

@@ -22,7 +22,16 @@ from lexcite._sqlite import connect, transaction
 from lexcite.catalog import _rows
 from lexcite.catalog.dates import entry_into_force_of, unit_dates_of, version_dates, write_dates
 from lexcite.catalog.schema import migrate
-from lexcite.contract import STATUSES, AmendmentLink, CitationRef, Fact, ParsedAct, UnitRecord, VersionRow
+from lexcite.contract import (
+    STATUSES,
+    AmendmentLink,
+    CitationRef,
+    Fact,
+    ParsedAct,
+    Perimeter,
+    UnitRecord,
+    VersionRow,
+)
 from lexcite.errors import CatalogError, CitationError
 from lexcite.ingest.dates import Dated, UnitDates
 
@@ -256,14 +265,9 @@ class Catalog:
     # -- reading --------------------------------------------------------------
 
     def versions(self, act: str | None = None) -> list[VersionRow]:
-        sql = (
-            "SELECT v.*, (SELECT COUNT(*) FROM units u WHERE u.version_id=v.id) AS unit_count FROM versions v"
-        )
-        args: tuple[Any, ...] = ()
-        if act:
-            sql += " WHERE v.act=?"
-            args = (act,)
-        sql += " ORDER BY v.act, v.language, v.valid_from"
+        clause, args = _rows.where({"v.act": act})
+        sql = ("SELECT v.*, (SELECT COUNT(*) FROM units u WHERE u.version_id=v.id) AS unit_count FROM versions v"
+               f"{clause} ORDER BY v.act, v.language, v.valid_from")
         return [_rows.version_row(r) for r in self.conn.execute(sql, args).fetchall()]
 
     def unit_counts(self, version_id: int) -> dict[str, int]:
@@ -274,17 +278,8 @@ class Catalog:
 
     def records(self, act: str | None = None, language: str | None = None) -> Iterator[UnitRecord]:
         """Every stored unit with its catalog facts, in act/version/document order."""
-        sql, args = _rows.RECORD_SQL, []
-        where = []
-        if act:
-            where.append("v.act=?")
-            args.append(act)
-        if language:
-            where.append("v.language=?")
-            args.append(language)
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY v.act, v.language, v.valid_from, u.position"
+        clause, args = _rows.where({"v.act": act, "v.language": language})
+        sql = _rows.RECORD_SQL + clause + " ORDER BY v.act, v.language, v.valid_from, u.position"
         for r in self.conn.execute(sql, args):
             yield _rows.unit_record(r)
 
@@ -328,16 +323,12 @@ class Catalog:
                                 (act, version, language)).fetchone()
         return version_dates(self.conn, row["id"]) if row else None
 
-    def set_link_dates(self, act: str, version: str, dates: dict[int, str]) -> None:
-        """The date each link of an amending act version applies from (by its order); writes only what changed."""
-        old = dict(self.conn.execute(
-            "SELECT seq, applies_from FROM amendments WHERE amending_act=? AND amending_version=?",
-            (act, version)).fetchall())
-        changed = [(d, act, version, k) for k, d in dates.items() if k in old and old[k] != d]
-        if changed:
-            with self.transaction() as c:
-                c.executemany("UPDATE amendments SET applies_from=? WHERE amending_act=? AND amending_version=? "
-                              "AND seq=?", changed)
+    def outside(self, ref: CitationRef, perimeter: Perimeter) -> str | None:
+        """Why the unit `ref` names is outside `perimeter`, by its stored record (`Perimeter.rejects`); None inside."""
+        try:
+            return perimeter.rejects(self.resolve(ref, perimeter.language))
+        except CitationError:
+            return "not in the catalog"
 
     def history(self, act: str, unit: str, language: str | None = None) -> list[UnitRecord]:
         sql = _rows.RECORD_SQL + " WHERE v.act=? AND u.unit=?"
@@ -422,17 +413,9 @@ class Catalog:
     def links(self, target_act: str | None = None, amending_act: str | None = None,
               ) -> list[tuple[AmendmentLink, str | None]]:
         """Stored links (of one target act / one amending act, or all), in order, with their apply outcome."""
-        sql = f"SELECT {', '.join(_rows.LINK_COLUMNS)}, outcome FROM amendments"
-        where, args = [], []
-        if target_act:
-            where.append("target_act=?")
-            args.append(target_act)
-        if amending_act:
-            where.append("amending_act=?")
-            args.append(amending_act)
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        rows = self.conn.execute(sql + " ORDER BY amending_act, amending_version, seq", args).fetchall()
+        clause, args = _rows.where({"target_act": target_act, "amending_act": amending_act})
+        rows = self.conn.execute(f"SELECT {', '.join(_rows.LINK_COLUMNS)}, outcome FROM amendments{clause} "
+                                 "ORDER BY amending_act, amending_version, seq", args).fetchall()
         return [(_rows.link(r), r["outcome"]) for r in rows]
 
     def amending_versions(self, target_acts: Iterable[str]) -> list[tuple[str, str]]:

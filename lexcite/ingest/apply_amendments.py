@@ -212,14 +212,15 @@ def _annex_from_quote(q: Quoted, anx: str) -> etree._Element:
     head = heads[0]
     body = [c for c in head.getparent() if isinstance(c.tag, str) and c is not head]
     div = _el("div", "eli-container", anx)
+    # A quoted annex without a subtitle (the Omnibus's Annex XIV) opens with a plain paragraph: the
+    # official consolidation keeps it as the annex's first text, not as its title.
     div.append(_el("p", "oj-doc-ti", text=f"ANNEX {_seg_label(anx)}"))
-    if body and body[0].tag == "p" and "oj-ti-grseq" not in (body[0].get("class") or "") and not re.match(
-            r"^\d+\.", text_of(body[0])):
-        # A quoted annex prints its title as a plain paragraph right under the heading.
-        div.append(_el("p", "oj-doc-ti", text=text_of(body[0])))
-        body = body[1:]
     div.extend(body)
     return div
+
+
+def _unquote_level(text: str) -> str:
+    return text.replace("“", "‘").replace("”", "’")
 
 
 def _fragment_units(q: Quoted, uid: str, parent: str | None, draft: _Draft) -> list[Unit]:
@@ -262,7 +263,9 @@ def _fragment_units(q: Quoted, uid: str, parent: str | None, draft: _Draft) -> l
             emit(collector, node)
     except LexciteError as e:
         raise _NotApplied(f"the OJ parser refused the quoted text: {e}") from None
-    found = collector.units()
+    # Quoted text quotes one level down (‘… “safety component” means …’); once in place it is the
+    # act's own text, where the OJ and the official consolidation use single quotes.
+    found = tuple(replace(u, title=_unquote_level(u.title), text=_unquote_level(u.text)) for u in collector.units())
     units = [u for u in found if u.unit == uid or u.unit.startswith(uid + ".")]
     if not units or units[0].unit != uid:
         got = ", ".join(u.unit for u in found[:6])
@@ -297,6 +300,12 @@ def _label_key(label: str, roman: bool) -> tuple[int, int, str]:
     if m:
         return (0, int(m[1]), m[2])
     return (1, 0, label)
+
+
+def _label_after(uid: str, other: str) -> bool:
+    """Whether the last segment of `uid` numbers after that of `other` (point 9 after point 8)."""
+    a, b = _seg_label(uid.rsplit(".", 1)[-1]), _seg_label(other.rsplit(".", 1)[-1])
+    return _label_key(a, False) > _label_key(b, False)
 
 
 def _seg_type(uid: str) -> str:
@@ -498,6 +507,36 @@ class _Draft:
         if u.parent is not None:
             self.propagate(u.parent, previous, self.units[target].text, ref, notes)
 
+    def punctuate(self, changed: str, ref: str, notes: list[str]) -> None:
+        """The list punctuation consolidators restore around an inserted or deleted point (marked
+        `COMMAND="IMPLICIT"` in the official consolidated Formex): a point followed by another ends with
+        ';' and the list's last point with '.' (AI Act Articles 58(1)(c), 96(1)(f), 99(4)(da), Annex I
+        Section B point 20, Annex VIII Section B point 8). Only the changed point and its neighbour."""
+        parent = changed.rsplit(".", 1)[0]
+        points = [u for u in self.siblings(parent, "pnt") if self.units[u].kind == "point"]
+        if changed in points:  # inserted: itself when a point follows, else the point before it
+            i = points.index(changed)
+            todo = [changed] if i < len(points) - 1 else points[i - 1:i]
+        else:  # deleted: the new last point, if the deleted one was last
+            todo = points[-1:] if points and _label_after(changed, points[-1]) else []
+        for uid in todo:
+            text = self.units[uid].text
+            last = uid == points[-1]
+            if re.search(r"(?:\band|\bor|:)$", text):
+                continue
+            if last and text.endswith(";") and self.units[parent].text.endswith(text):
+                self.edit_end(uid, text[:-1] + ".", ref, notes)
+            elif not last and text.endswith("."):
+                self.edit_end(uid, text[:-1] + ";", ref, notes)
+            elif not last and (text[-1:].isalnum() or text.endswith(")")):
+                self.edit_end(uid, text + ";", ref, notes)
+
+    def edit_end(self, uid: str, new: str, ref: str, notes: list[str]) -> None:
+        u = self.units[uid]
+        self.units[uid] = replace(u, text=new)
+        self.changed[uid] = ref
+        self.propagate(u.parent, u.text, new, ref, notes)
+
     def apply(self, ins: Instruction) -> str:
         link, notes = ins.link, []
         target = link.target_unit or ""
@@ -507,8 +546,12 @@ class _Draft:
             self.replace(ins, target, ins.quoted[0], notes)
         elif link.action in ("inserted", "added") and ins.part != "subpar_add":
             self.insert(ins, target, ins.quoted[0], notes)
+            if _seg_type(target) == "pnt" and "." in target:
+                self.punctuate(target, str(link.amending), notes)
         elif link.action == "deleted":
             self.delete(ins, target, notes)
+            if _seg_type(target) == "pnt" and "." in target:
+                self.punctuate(target, str(link.amending), notes)
         elif ins.part == "heading":
             self.heading(ins, target)
         elif ins.part:

@@ -8,7 +8,6 @@ import hashlib
 
 from lexcite.catalog import Catalog, Source
 from lexcite.contract import Candidate, Hit, ParsedAct, Perimeter, SearchResult, Unit
-from lexcite.index.perimeter import predicate
 from lexcite.question import content_terms
 
 AI_ACT, GDPR, OMNIBUS, GUIDANCE = "32024R1689", "32016R0679", "32026R1744", "52026XC0720"
@@ -141,7 +140,7 @@ def store(catalog: Catalog, parsed: ParsedAct, **kw: object) -> None:
 
 
 class TermSearcher:
-    """A small real searcher for tests: leaf units inside the perimeter (index.perimeter.predicate, before
+    """A small real searcher for tests: leaf units inside the perimeter (Perimeter.admits, before
     any ranking), scored by the share of the query's content terms they contain; the top k at or above
     `threshold` are admitted."""
 
@@ -157,7 +156,7 @@ class TermSearcher:
         q = set(content_terms(query))
         scored = []
         for r in records:
-            if (r.unit.act, r.unit.version, r.unit.unit) in parents or not predicate(perimeter, r):
+            if (r.unit.act, r.unit.version, r.unit.unit) in parents or not perimeter.admits(r):
                 continue
             terms = set(content_terms(r.unit.text + " " + r.unit.title))
             score = len(q & terms) / (len(q) or 1)
@@ -191,7 +190,7 @@ class FixedSearcher:
 
 
 class Pinned:
-    """Admits the named provisions in the version the perimeter allows (index.perimeter.predicate, before any
+    """Admits the named provisions in the version the perimeter allows (Perimeter.admits, before any
     ranking, as the real searcher does); nothing else."""
 
     def __init__(self, catalog: Catalog, *units: tuple[str, str]):
@@ -202,5 +201,5 @@ class Pinned:
             Candidate(ref=r.unit.ref, title=r.unit.title, text=r.unit.text, status=r.status, binding=r.unit.binding,
                       source_url=r.unit.source_url, score=1.0)
             for act, unit in self.units for r in self.catalog.history(act, unit, perimeter.language)
-            if predicate(perimeter, r))
+            if perimeter.admits(r))
         return SearchResult(query, perimeter, cands, cands[:k], 0.5, not cands)

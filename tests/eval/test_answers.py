@@ -6,6 +6,8 @@ from dataclasses import replace
 
 import pytest
 
+from lexcite.answer.draft import strip_markers
+from lexcite.answer.verify import verify
 from lexcite.contract import Answer, CitationRef, CitedSentence, Conflict, Evidence, Perimeter
 from lexcite.eval import answers as am
 from lexcite.eval.baselines import first_sentence
@@ -34,6 +36,7 @@ def answer(*sentences, evidence=(), conflicts=()):
 
 
 R = f"{AI}@2024-07-12#art_113"
+INSIDE = lambda ref: None  # noqa: E731  (the catalog's word: every unit inside)
 
 
 class TestKeyFacts:
@@ -49,43 +52,52 @@ class TestKeyFacts:
 
 class TestCitationValidity:
     def test_cited_refs_in_evidence_and_perimeter_are_valid(self):
-        assert am.citations_valid(answer(("S.", [R])), Perimeter(), None) is False  # not in evidence
-        assert am.citations_valid(answer(("S.", [R]), evidence=[ev(R)]), Perimeter()) is True
+        assert am.citations_valid(answer(("S.", [R])), INSIDE) is False  # not in evidence
+        assert am.citations_valid(answer(("S.", [R]), evidence=[ev(R)]), INSIDE) is True
 
     def test_sentence_without_citation_is_invalid(self):
-        assert am.citations_valid(answer(("S.", [R]), ("T.", []), evidence=[ev(R)]), Perimeter()) is False
+        assert am.citations_valid(answer(("S.", [R]), ("T.", []), evidence=[ev(R)]), INSIDE) is False
 
-    @pytest.mark.parametrize("perimeter, e", [
-        (Perimeter(acts=("32016R0679",)), ev(R)),
-        (Perimeter(binding_only=True), ev(R, binding=False)),
-        (Perimeter(), ev(R, status="superseded")),
-    ])
-    def test_units_outside_the_perimeter_are_invalid(self, perimeter, e):
-        assert am.citations_valid(answer(("S.", [R]), evidence=[e]), perimeter) is False
-
-    def test_catalog_check_can_veto(self):
+    def test_a_unit_the_catalog_puts_outside_the_perimeter_is_invalid(self):
         a = answer(("S.", [R]), evidence=[ev(R)])
-        assert am.citations_valid(a, Perimeter(), lambda ref: False) is False
+        assert am.citations_valid(a, lambda ref: "a superseded version") is False
+
+    def test_without_a_catalog_only_evidence_membership_is_checked(self):
+        assert am.citations_valid(answer(("S.", [R]), evidence=[ev(R, status="superseded")]), None) is True
 
 
-def test_citation_support_is_share_of_supported_sentences():
-    a = answer(("Applies from 2 August 2026.", [R]), ("Fine of 35 million.", [R]), evidence=[ev(R)])
-    assert am.citation_support(a, am.verifier_support) == 0.5  # 35 million is not in the unit
+CHECK = am.independent_support()
 
 
-def test_a_sentence_rendered_from_records_may_state_the_recorded_date_and_no_other():
-    note = CitedSentence("Article 113 was amended, applicable from 27 July 2026.", (CitationRef.parse(R),),
-                         from_records=True)
-    wrong = CitedSentence("Article 113 was amended, applicable from 28 July 2026.", (CitationRef.parse(R),),
-                          from_records=True)
-    records = am.record_support(lambda ref: "2026-07-27")
-    a = Answer(question="Q?", sentences=(note,), evidence=(ev(R),))
-    assert am.citation_support(a, am.verifier_support, records) == 1.0
-    assert am.citation_support(a, am.verifier_support) == 0.0  # without the record the date is unsupported
-    assert am.citation_support(replace(a, sentences=(wrong,)), am.verifier_support, records) == 0.0
-    # a generator's sentence never gets the record date
-    prose = CitedSentence(note.text, note.refs)
-    assert am.citation_support(replace(a, sentences=(prose,)), am.verifier_support, records) == 0.0
+class TestCitationSupport:
+    def test_it_is_the_share_of_supported_sentences(self):
+        a = answer(("Applies from 2 August 2026.", [R]), ("Fine of 35 million.", [R]), evidence=[ev(R)])
+        assert am.citation_support(a, CHECK) == 0.5  # 35 is not in the unit
+
+    def test_a_sentence_the_verifier_passes_can_still_be_unsupported(self):
+        # Every value ("2 August 2026") is in the cited unit, so the verifier shows this answer; but what the
+        # sentence says about it (deployers, registration, database) is not in that unit at all.
+        sentence = "Deployers must register every system in the public database from 2 August 2026. [S1]"
+        e = replace(ev(R), sid="S1")
+        assert verify(sentence, [e], INSIDE).ok
+        a = answer((strip_markers(sentence), [R]), evidence=[e])
+        assert am.citation_support(a, CHECK) == 0.0
+
+    def test_a_sentence_in_the_words_of_its_unit_is_supported(self):
+        a = answer(("It applies from 2 August 2026.", [R]), evidence=[ev(R)])
+        assert am.citation_support(a, CHECK) == 1.0
+
+    def test_a_sentence_rendered_from_records_may_state_the_recorded_date_and_no_other(self):
+        note = CitedSentence("It shall apply from 27 July 2026.", (CitationRef.parse(R),), from_records=True)
+        wrong = replace(note, text="It shall apply from 28 July 2026.")
+        records = am.independent_support(lambda ref: "2026-07-27")
+        a = Answer(question="Q?", sentences=(note,), evidence=(ev(R),))
+        assert am.citation_support(a, CHECK, records) == 1.0
+        assert am.citation_support(a, CHECK) == 0.0  # without the record, 27 is in no cited text
+        assert am.citation_support(replace(a, sentences=(wrong,)), CHECK, records) == 0.0
+        # a generator's sentence never gets the record date
+        prose = CitedSentence(note.text, note.refs)
+        assert am.citation_support(replace(a, sentences=(prose,)), CHECK, records) == 0.0
 
 
 class TestConflict:
@@ -99,7 +111,8 @@ class TestConflict:
         assert am.conflict_both_shown(answer(("A.", [R])), self.Q) is False
 
     def test_a_side_named_in_answer_conflicts_counts(self):
-        c = Conflict("date", (("2 August 2026", R), ("2 December 2027", f"{OMNI}@2026-07-24#art_1.pnt_40")), None, "")
+        c = Conflict("date", (("2 August 2026", CitationRef.parse(R)),
+                             ("2 December 2027", CitationRef.parse(f"{OMNI}@2026-07-24#art_1.pnt_40"))), None, "")
         assert am.conflict_both_shown(Answer(question="Q?", refused=True, conflicts=(c,)), self.Q) is True
 
     def test_not_measured_outside_conflict_questions(self):

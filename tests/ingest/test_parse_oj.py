@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -396,13 +395,6 @@ class TestUnitInvariants:
         notes = len(root.xpath("//p[contains(@class, 'oj-note')]"))
         parse_oj(root, path)
         assert len(root.xpath("//p[contains(@class, 'oj-note')]")) == notes > 0
-
-    def test_the_ai_act_parses_in_under_two_seconds(self, corpus):
-        path = corpus / "32024R1689.oj.xhtml"
-        data = path.read_bytes()
-        start = time.perf_counter()
-        parse_oj(read_html(data, path), path)
-        assert time.perf_counter() - start < 2.0
 
 
 # ---------------------------------------------------------------------------
