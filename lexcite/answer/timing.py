@@ -175,7 +175,10 @@ def timing_notes(catalog: object, question: str, cited: Sequence[CitationRef], e
     said: set[str] = set()
     record_dates: dict[CitationRef, str] = {}
     instructions = _Instructions(catalog)
-    for ref in dict.fromkeys(cited):
+    cited = list(dict.fromkeys(cited))
+    # A "when" question is about the provisions the evidence holds, cited or not: their dates answer it.
+    candidates = cited + [e.ref for e in evidence if e.ref not in cited] if asks_when(question) else cited
+    for ref in candidates:
         if len(drafts) >= limit:
             break
         dates = catalog.unit_dates(ref, perimeter.language)  # type: ignore[attr-defined]
@@ -193,8 +196,10 @@ def timing_notes(catalog: object, question: str, cited: Sequence[CitationRef], e
         if out is None:
             continue
         text, refs = out
-        # one sentence per provision and dates: points (a) and (b) of one article that apply alike say it once
-        key = re.sub(re.escape(unit_label(ref)), unit_label(_provision(ref)), text)
+        # one sentence per provision and dates: points (a) and (b) of one article that apply alike say it once;
+        # of the units only in the evidence, one per date and setting unit
+        dates_only = text.replace(unit_label(ref), "")
+        key = re.sub(re.escape(unit_label(ref)), unit_label(_provision(ref)), text) if ref in cited else dates_only
         if key in said:
             continue
         try:
@@ -210,7 +215,7 @@ def timing_notes(catalog: object, question: str, cited: Sequence[CitationRef], e
         for eif in (dates.in_force_from, *(act_dates or ())[:1]):
             if eif.date and eif.set_by in records:
                 record_dates[eif.set_by] = eif.date
-        said.add(key)
+        said.update((key, dates_only))
         drafts.append(f"{text} [{', '.join(sid_of[r] for r in refs)}]")
     if not drafts:
         return Notes(tuple(evidence), (), ())
