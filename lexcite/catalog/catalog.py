@@ -20,6 +20,7 @@ from typing import Any
 from lexcite import config
 from lexcite._sqlite import connect, transaction
 from lexcite.catalog import _rows
+from lexcite.catalog._validity import restatus
 from lexcite.catalog.dates import entry_into_force_of, unit_dates_of, version_dates, write_dates
 from lexcite.catalog.schema import migrate
 from lexcite.contract import (
@@ -35,7 +36,7 @@ from lexcite.contract import (
 from lexcite.errors import CatalogError, CitationError
 from lexcite.ingest.dates import Dated, UnitDates
 
-__all__ = ["Catalog", "Source", "StoreResult", "FetchRecord", "restatus"]
+__all__ = ["Catalog", "Source", "StoreResult", "FetchRecord"]
 
 
 def _now() -> str:
@@ -87,23 +88,6 @@ class FetchRecord:
     last_modified: str | None
     sha256: str
     fetched_at: str
-
-
-def restatus(db: sqlite3.Connection, act: str, language: str) -> None:
-    """The latest version (by validity start) is current; each earlier one ends where the next begins."""
-    rows = db.execute(
-        "SELECT id, valid_from, status, status_pinned FROM versions WHERE act=? AND language=? "
-        "ORDER BY valid_from, version",
-        (act, language),
-    ).fetchall()
-    live = [r for r in rows if not (r["status_pinned"] and r["status"] == "draft")]
-    for i, r in enumerate(live):
-        nxt = live[i + 1]["valid_from"] if i + 1 < len(live) else None
-        if r["status_pinned"]:
-            status = r["status"]
-        else:
-            status = "current" if nxt is None else "superseded"
-        db.execute("UPDATE versions SET status=?, valid_to=? WHERE id=?", (status, nxt, r["id"]))
 
 
 class Catalog:

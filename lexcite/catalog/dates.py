@@ -23,6 +23,7 @@ import sqlite3
 from dataclasses import replace
 
 from lexcite.catalog._rows import RECORD_SQL, unit_record
+from lexcite.catalog._validity import restatus
 from lexcite.contract import CitationRef, ParsedAct
 from lexcite.errors import CitationError
 from lexcite.ingest.dates import (
@@ -138,8 +139,6 @@ def backfill_dates(db: sqlite3.Connection) -> None:
     """Dates for versions stored before the columns existed: divisions from each raw file when it is still
     there, originals first (an amended text takes its amending act's entry into force); an original text's
     validity then starts at its entry into force."""
-    from lexcite.catalog.catalog import restatus  # late: the catalog module imports this one
-
     rows = db.execute("SELECT id, act, language, format, version, source, raw_path, sha256 FROM versions "
                       "ORDER BY format NOT IN ('oj', 'oj_old', 'formex'), valid_from").fetchall()
     for r in rows:
