@@ -93,9 +93,11 @@ def timing_sentence(t: Timing, day: str, question: str = "") -> tuple[str, list[
         return (f"When {label} applies could not be read from the act's final provisions"
                 f"{': ' + _strip_values(why) if why else ''}.", [t.ref])
     linked = [x for x in d.notes if x.date and x.set_by is not None]
-    if linked:  # an annex whose obligations take the dates of the provisions a rule links to it
+    if linked and t.ref.unit.startswith("anx_"):  # an annex takes the dates of the provisions a rule links to it
         return (f"For {label}, {_by(_setters(linked), t.ref)[1:-1]} sets the date of application: from "
                 f"{_cases(linked)}.", [t.ref, *_setters(linked)])
+    # a further case with a date of its own ("from 12 September 2027 to contracts concluded on or before …")
+    applies = applies + linked
     until = d.applies_until
     if until is not None and until.date and day >= until.date and until.set_by is not None:
         return (f"{label} no longer applies: it applied until {_long_date(until.date)} {_by([until.set_by], t.ref)}.",

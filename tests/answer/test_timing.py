@@ -112,3 +112,18 @@ def test_no_sentence_cites_a_setting_unit_outside_the_perimeter(catalog):
     # the date asked cannot be cited inside the perimeter: refused, rather than answered without it
     assert a.refused and "asks for a value" in a.refusal_reason
     assert all(e.ref.act == AI for e in a.evidence)
+
+
+def test_a_further_case_with_its_own_date_is_said_beside_the_general_one(corpus):
+    from lexcite.answer.timing import Timing, timing_sentence
+    from lexcite.ingest.dates import dates_of
+    from lexcite.ingest.load import read_document
+
+    parsed, _ = read_document(corpus / "32023R2854.oj.xhtml")  # the Data Act, Article 50
+    per_unit = dates_of(parsed.units, parsed.version, dict(parsed.divisions))
+    ref = CitationRef("32023R2854", parsed.version, "art_13.par_1")
+    text, cited = timing_sentence(Timing(ref, per_unit["art_13.par_1"]), "2025-01-01", "")
+    assert text == ("Article 13(1) of Regulation (EU) 2023/2854 is in force but does not apply yet: it applies from "
+                    "12 September 2025, and from 12 September 2027 to contracts concluded on or before 12 September "
+                    "2025 provided that they are (Article 50).")
+    assert [r.unit for r in cited] == ["art_13.par_1", "art_50"]

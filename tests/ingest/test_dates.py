@@ -211,3 +211,16 @@ def test_the_formex_text_gives_the_same_dates_as_the_oj_xhtml(corpus, ai_act):
     articles = [u for u in formex if u.startswith("art_") and "." not in u]
     assert len(articles) == 113
     assert [formex[a].applies_from[0].date for a in articles] == [oj[a].applies_from[0].date for a in articles]
+
+
+@pytest.mark.integration
+def test_data_act_conditions_without_a_date_of_their_own_are_kept_as_notes(corpus):
+    acts, per_unit = _dates(corpus, "32023R2854.oj.xhtml")
+    assert (acts.entry_into_force.date, acts.applies_from.date) == ("2024-01-11", "2025-09-12")
+    # Chapter IV (unfair contractual terms, Article 13): from the general date, and from 12 September 2027 for
+    # contracts concluded on or before 12 September 2025: a second case beside the general date, not instead
+    chapter_iv = per_unit["art_13.par_1"]
+    assert [d.date for d in chapter_iv.applies_from] == ["2025-09-12"]
+    assert ("2027-09-12", "to contracts concluded on or before 12 September 2025 provided that they are") in [
+        (n.date, n.condition) for n in chapter_iv.notes]
+    assert any("placed on the market after 12 September 2026" in n.condition for n in per_unit["art_3.par_1"].notes)
