@@ -22,7 +22,7 @@ from lexcite._sqlite import connect, transaction
 from lexcite.catalog import _rows
 from lexcite.catalog._validity import restatus
 from lexcite.catalog.dates import entry_into_force_of, unit_dates_of, version_dates, write_dates
-from lexcite.catalog.schema import migrate
+from lexcite.catalog.schema import check_tables, damaged, migrate
 from lexcite.contract import (
     STATUSES,
     AmendmentLink,
@@ -65,6 +65,7 @@ class StoreResult:
     action: str  # "new", "updated", "unchanged"
     counts: dict[str, int]
     changed_units: tuple[str, ...] = ()  # ids added, removed or whose text changed
+    lost: tuple[str, ...] = ()  # stored ids the new text lacks (only with an explicit replace)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -75,6 +76,7 @@ class StoreResult:
             "action": self.action,
             "units": self.counts,
             "changed_units": len(self.changed_units),
+            **({"lost_units": list(self.lost)} if self.lost else {}),
         }
 
 
@@ -95,8 +97,12 @@ class Catalog:
 
     def __init__(self, path: Path | None = None):
         self.path = path or config.home() / "catalog.sqlite"
-        self.conn = connect(self.path, wal=True)
-        migrate(self.conn, self.path)
+        try:
+            self.conn = connect(self.path, wal=True)
+            migrate(self.conn, self.path)
+            check_tables(self.conn, self.path)
+        except sqlite3.DatabaseError as e:
+            raise damaged(self.path, e) from None
 
     def close(self) -> None:
         self.conn.close()
@@ -148,21 +154,20 @@ class Catalog:
         if status is not None and status not in STATUSES:
             raise CatalogError(f"status {status!r} is not one of {', '.join(STATUSES)}")
         key = (parsed.act, parsed.version, parsed.language)
-        old = self.conn.execute(
-            "SELECT id, sha256, status, status_pinned FROM versions WHERE act=? AND version=? AND language=?",
-            key,
-        ).fetchone()
         counts = parsed.counts()
-        if old is not None and old["sha256"] == source.sha256 and (status is None or status == old["status"]):
-            return StoreResult(*key, parsed.format, "unchanged", counts)
-
-        old_texts: dict[str, str] = {}
-        if old is not None:
-            old_texts = dict(
-                self.conn.execute("SELECT unit, text FROM units WHERE version_id=?", (old["id"],)).fetchall()
-            )
         changed_by = dict(parsed.changed_units)
+        # The stored row is read inside the write transaction: two processes storing the same
+        # expression serialise here, and the second sees what the first stored.
         with self.transaction() as c:
+            old = c.execute(
+                "SELECT id, sha256, status, status_pinned FROM versions WHERE act=? AND version=? AND language=?",
+                key,
+            ).fetchone()
+            if old is not None and old["sha256"] == source.sha256 and (status is None or status == old["status"]):
+                return StoreResult(*key, parsed.format, "unchanged", counts)
+            old_texts: dict[str, str] = {}
+            if old is not None:
+                old_texts = dict(c.execute("SELECT unit, text FROM units WHERE version_id=?", (old["id"],)).fetchall())
             c.execute(
                 "INSERT INTO acts (celex, title, doc_kind, binding) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT(celex) DO UPDATE SET title=excluded.title, doc_kind=excluded.doc_kind, "
@@ -410,6 +415,29 @@ class Catalog:
         return [tuple(r) for r in self.conn.execute(
             f"SELECT DISTINCT amending_act, amending_version FROM amendments "
             f"WHERE target_act IN ({','.join('?' * len(targets))})", targets).fetchall()]
+
+    # -- official consolidation vs derived version (lexcite/ingest/consolidation.py) -------------------------
+
+    def store_consolidation_check(self, act: str, version: str, language: str, result: dict[str, Any]) -> bool:
+        """Keep the comparison of an official consolidated version with the derived one; the same result
+        writes nothing (invariant 5). True if written."""
+        text = json.dumps(result, ensure_ascii=False, sort_keys=True)
+        old = self.conn.execute("SELECT result FROM consolidation_checks WHERE act=? AND version=? AND language=?",
+                                (act, version, language)).fetchone()
+        if old is not None and old["result"] == text:
+            return False
+        with self.transaction() as c:
+            c.execute("INSERT INTO consolidation_checks (act, version, language, result, checked_at) "
+                      "VALUES (?, ?, ?, ?, ?) ON CONFLICT(act, version, language) DO UPDATE SET "
+                      "result=excluded.result, checked_at=excluded.checked_at",
+                      (act, version, language, text, _now()))
+        return True
+
+    def consolidation_checks(self, act: str) -> list[dict[str, Any]]:
+        """The stored comparisons for `act`, latest version first (each with its `checked_at`)."""
+        rows = self.conn.execute("SELECT result, checked_at FROM consolidation_checks WHERE act=? "
+                                 "ORDER BY version DESC, language", (act,)).fetchall()
+        return [{**json.loads(r["result"]), "checked_at": r["checked_at"]} for r in rows]
 
     # -- small reads ------------------------------------------------------------------------------------------
 
