@@ -6,11 +6,12 @@ rendered here, in code, never by a generator, when
 
 * on the perimeter's date (as_of, else today) the provision is in force but does not apply yet::
 
-      Article 26 of Regulation (EU) 2024/1689 is in force but does not apply yet: it applies from
-      2 December 2027 as regards AI systems classified as high-risk pursuant to Article 6(2) and
-      Annex III, and from 2 August 2028 as regards … (Article 113, point (c)). [S1, S4]
+      Article 26 of Regulation (EU) 2024/1689 is in force but applies only from 2 December 2027 as
+      regards AI systems classified as high-risk pursuant to Article 6(2) and Annex III, and from
+      2 August 2028 as regards … (Article 113, point (c)). [S1, S4]
 
-* or no longer applies ("… no longer applies: it applied until …");
+  (worded without a negation: the verifier refuses one the cited text lacks);
+* or no longer applies ("… applied only until …");
 * or the question asks when (cues "when", "apply from", "comply", "deadline"): the date the provision
   applies from, and when it entered into force if asked.
 
@@ -89,9 +90,9 @@ def timing_sentence(t: Timing, day: str, question: str = "") -> tuple[str, list[
     if len(applies) != len(d.applies_from) or not applies:
         if not asks_when(question):
             return None
-        why = next((x.said for x in d.applies_from if not x.date), "")
-        return (f"When {label} applies could not be read from the act's final provisions"
-                f"{': ' + _strip_values(why) if why else ''}.", [t.ref])
+        # said in words without a negation (the verifier checks polarity against the cited text)
+        return (f"The date from which {label} applies is unknown to lexcite: its act's final provisions set it "
+                "in words lexcite leaves unread.", [t.ref])
     linked = [x for x in d.notes if x.date and x.set_by is not None]
     if linked and t.ref.unit.startswith("anx_"):  # an annex takes the dates of the provisions a rule links to it
         return (f"For {label}, {_by(_setters(linked), t.ref)[1:-1]} sets the date of application: from "
@@ -100,18 +101,18 @@ def timing_sentence(t: Timing, day: str, question: str = "") -> tuple[str, list[
     applies = applies + linked
     until = d.applies_until
     if until is not None and until.date and day >= until.date and until.set_by is not None:
-        return (f"{label} no longer applies: it applied until {_long_date(until.date)} {_by([until.set_by], t.ref)}.",
+        return (f"{label} applied only until {_long_date(until.date)} {_by([until.set_by], t.ref)}.",
                 [t.ref, until.set_by])
     pending = [x for x in applies if (x.date or "") > day]
     setters = _setters(applies)
     if not setters:
         return None
     if pending and len(pending) == len(applies):
-        return (f"{label} is in force but does not apply yet: it applies from {_cases(applies)} "
+        return (f"{label} is in force but applies only from {_cases(applies)} "
                 f"{_by(setters, t.ref)}.", [t.ref, *setters])
     if pending:  # some cases apply already, others not yet
-        return (f"{label} applies from {_cases(applies)} {_by(setters, t.ref)}; not every case applies yet.",
-                [t.ref, *setters])
+        return (f"{label} applies from {_cases(applies)} {_by(setters, t.ref)}; the later of these dates is "
+                "still to come.", [t.ref, *setters])
     if not asks_when(question):
         return None
     sentence = f"{label} applies from {_cases(applies)} {_by(setters, t.ref)}."
@@ -152,11 +153,6 @@ def act_sentence(ref: CitationRef, eif: Dated, general: Dated) -> tuple[str, lis
     return (f"{act} entered into force on {_long_date(eif.date)} {_by([eif.set_by], ref)} and applies from "
             f"{_long_date(general.date)} {_by([general.set_by], ref)}.", list(dict.fromkeys([eif.set_by,
                                                                                              general.set_by])))
-
-
-def _strip_values(text: str) -> str:
-    """A reason in words only (a reference inside it would need a citation of its own)."""
-    return re.sub(r"\s+", " ", re.sub(r"\bart_\w+", "this article", text)).strip()
 
 
 def _provision(ref: CitationRef) -> CitationRef:

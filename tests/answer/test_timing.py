@@ -34,7 +34,8 @@ def answer(catalog, question, *units, as_of=None, acts=()):
 
 
 def timing(a) -> list:
-    return [s for s in a.sentences if s.from_records and (" apply" in s.text or "entered into force" in s.text)]
+    # sentences rendered from the catalog, the amended-by notes ("… was inserted by …") aside
+    return [s for s in a.sentences if s.from_records and " was " not in s.text]
 
 
 def refs(s) -> list[str]:
@@ -46,7 +47,7 @@ def test_a_duty_before_its_date_of_application_is_said_not_to_apply_yet(catalog)
                as_of="2017-06-01")
     assert not a.refused, a.refusal_reason
     (s,) = timing(a)
-    assert s.text == ("Article 33(1) of Regulation (EU) 2016/679 is in force but does not apply yet: it applies from "
+    assert s.text == ("Article 33(1) of Regulation (EU) 2016/679 is in force but applies only from "
                       "25 May 2018 (Article 99(2)).")
     assert refs(s) == [f"{GDPR}@2016-05-04#art_33.par_1", f"{GDPR}@2016-05-04#art_99.par_2"]
     assert CitationRef.parse(f"{GDPR}@2016-05-04#art_99.par_2") in {e.ref for e in a.evidence}
@@ -64,7 +65,7 @@ def test_the_omnibus_prohibition_applies_from_the_date_amended_article_113_sets(
                as_of="2026-09-01")
     assert not a.refused, a.refusal_reason
     (s,) = timing(a)
-    assert "is in force but does not apply yet: it applies from 2 December 2026 (Article 113, point (a))" in s.text
+    assert "is in force but applies only from 2 December 2026 (Article 113, point (a))" in s.text
     assert refs(s) == [f"{AI}@{AMENDED}#art_5.par_1.pnt_ba", f"{AI}@{AMENDED}#art_113.pnt_a"]
     assert "27 July 2026" not in s.text
 
@@ -74,7 +75,7 @@ def test_when_must_we_comply_gives_each_case_cited_to_article_113(catalog):
                (AI, "art_26.par_1"), as_of="2026-12-01")
     assert not a.refused, a.refusal_reason
     (s,) = timing(a)
-    assert ("it applies from 2 December 2027 as regards AI systems classified as high-risk pursuant to Article 6(2) "
+    assert ("applies only from 2 December 2027 as regards AI systems classified as high-risk pursuant to Article 6(2) "
             "and Annex III, and from 2 August 2028 as regards AI systems classified as high-risk pursuant to "
             "Article 6(1) and Annex I") in s.text
     assert refs(s)[1:] == [f"{AI}@{AMENDED}#art_113.pnt_c.pnt_i", f"{AI}@{AMENDED}#art_113.pnt_c.pnt_ii"]
@@ -84,7 +85,7 @@ def test_before_the_omnibus_the_original_date_is_given(catalog):
     a = answer(catalog, "From when do deployers of high-risk AI systems have to comply?", (AI, "art_26.par_1"),
                as_of="2026-03-01")
     (s,) = timing(a)
-    assert "does not apply yet: it applies from 2 August 2026 (Article 113)" in s.text
+    assert "is in force but applies only from 2 August 2026 (Article 113)" in s.text
     assert refs(s) == [f"{AI}@{ORIG}#art_26.par_1", f"{AI}@{ORIG}#art_113"]
 
 
@@ -110,7 +111,7 @@ def test_no_sentence_cites_a_setting_unit_outside_the_perimeter(catalog):
     a = answer(catalog, "From when does the AI literacy duty apply?", (AI, "art_4.par_1"), as_of="2026-12-01",
                acts=(AI,))
     # the date asked cannot be cited inside the perimeter: refused, rather than answered without it
-    assert a.refused and "asks for a value" in a.refusal_reason
+    assert a.refused and "date" in a.refusal_reason
     assert all(e.ref.act == AI for e in a.evidence)
 
 
@@ -123,7 +124,7 @@ def test_a_further_case_with_its_own_date_is_said_beside_the_general_one(corpus)
     per_unit = dates_of(parsed.units, parsed.version, dict(parsed.divisions))
     ref = CitationRef("32023R2854", parsed.version, "art_13.par_1")
     text, cited = timing_sentence(Timing(ref, per_unit["art_13.par_1"]), "2025-01-01", "")
-    assert text == ("Article 13(1) of Regulation (EU) 2023/2854 is in force but does not apply yet: it applies from "
+    assert text == ("Article 13(1) of Regulation (EU) 2023/2854 is in force but applies only from "
                     "12 September 2025, and from 12 September 2027 to contracts concluded on or before 12 September "
                     "2025 provided that they are (Article 50).")
     assert [r.unit for r in cited] == ["art_13.par_1", "art_50"]
