@@ -34,10 +34,17 @@ from lexcite import config
 from lexcite.catalog import Catalog
 from lexcite.contract import CitationRef, Perimeter
 from lexcite.errors import ConfigError
+<<<<<<< HEAD
+from lexcite.eval.golden import default_golden_path, load_golden
+from lexcite.index.build import load_manifest, save_manifest
+from lexcite.index.rerank import parse_spec
+from lexcite.index.search import ABLATION, Params, Searcher, Stages, stages_key
+=======
 from lexcite.index.admission import SCALES, score_scale
 from lexcite.index.manifest import load_manifest, save_manifest
 from lexcite.index.search import Searcher
 from lexcite.index.stages import ABLATION, Params, Stages, stages_key
+>>>>>>> retr
 
 __all__ = ["Calibration", "CalibrationQuestion", "choose_threshold", "calibrate", "MAX_WRONG_ABSTAIN", "RULE"]
 
@@ -103,6 +110,12 @@ class CalibrationQuestion(Protocol):
     def perimeter(self) -> Perimeter: ...
 
 
+<<<<<<< HEAD
+def calibrate(golden: Path | None = None, *, home: Path | None = None, catalog: Catalog | None = None,
+              chroma_url: str | None = None, configurations: Sequence[Stages] | None = None,
+              params: Params = Params()) -> Calibration:
+    """Calibrate thresholds on the dev split of `golden` and store them in the index manifest.
+=======
 def _answerable_here(q: CalibrationQuestion, acts: set[str]) -> bool:
     wanted = {r.act for r in q.expected} | set(q.perimeter.acts)
     return not wanted or bool(wanted & acts)
@@ -112,6 +125,7 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
               catalog: Catalog | None = None, chroma_url: str | None = None,
               configurations: Sequence[Stages] | None = None, params: Params = Params()) -> Calibration:
     """Calibrate thresholds on the questions `dev` (from `source`) and store them in the index manifest.
+>>>>>>> retr
 
     Calibrates every ABLATION configuration (or `configurations`); returns the default's.
 
@@ -134,7 +148,7 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
                 continue
             ok, no, skipped = [], [], 0
             for q in dev:
-                if q.behavior != "abstain" and not _answerable_here(q, acts):
+                if q.behavior != "abstain" and not q.asks_about(acts):
                     skipped += 1
                     continue
                 r = searcher.search(q.question, q.perimeter, k=6, stages=replace(stages, threshold=False))
