@@ -34,17 +34,10 @@ from lexcite import config
 from lexcite.catalog import Catalog
 from lexcite.contract import CitationRef, Perimeter
 from lexcite.errors import ConfigError
-<<<<<<< HEAD
-from lexcite.eval.golden import default_golden_path, load_golden
-from lexcite.index.build import load_manifest, save_manifest
-from lexcite.index.rerank import parse_spec
-from lexcite.index.search import ABLATION, Params, Searcher, Stages, stages_key
-=======
 from lexcite.index.admission import SCALES, score_scale
 from lexcite.index.manifest import load_manifest, save_manifest
 from lexcite.index.search import Searcher
 from lexcite.index.stages import ABLATION, Params, Stages, stages_key
->>>>>>> retr
 
 __all__ = ["Calibration", "CalibrationQuestion", "choose_threshold", "calibrate", "MAX_WRONG_ABSTAIN", "RULE"]
 
@@ -108,24 +101,13 @@ class CalibrationQuestion(Protocol):
     def expected(self) -> Sequence[CitationRef]: ...
     @property
     def perimeter(self) -> Perimeter: ...
-
-
-<<<<<<< HEAD
-def calibrate(golden: Path | None = None, *, home: Path | None = None, catalog: Catalog | None = None,
-              chroma_url: str | None = None, configurations: Sequence[Stages] | None = None,
-              params: Params = Params()) -> Calibration:
-    """Calibrate thresholds on the dev split of `golden` and store them in the index manifest.
-=======
-def _answerable_here(q: CalibrationQuestion, acts: set[str]) -> bool:
-    wanted = {r.act for r in q.expected} | set(q.perimeter.acts)
-    return not wanted or bool(wanted & acts)
+    def asks_about(self, acts: set[str]) -> bool: ...  # whether the acts held could answer it
 
 
 def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | None = None,
               catalog: Catalog | None = None, chroma_url: str | None = None,
               configurations: Sequence[Stages] | None = None, params: Params = Params()) -> Calibration:
     """Calibrate thresholds on the questions `dev` (from `source`) and store them in the index manifest.
->>>>>>> retr
 
     Calibrates every ABLATION configuration (or `configurations`); returns the default's.
 
@@ -151,7 +133,9 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
                 if q.behavior != "abstain" and not q.asks_about(acts):
                     skipped += 1
                     continue
-                r = searcher.search(q.question, q.perimeter, k=6, stages=replace(stages, threshold=False))
+                # the scope check is on whatever the row: thresholds are keyed by the ranking stages only, and a
+                # question it refuses says nothing about where the threshold lies
+                r = searcher.search(q.question, q.perimeter, k=6, stages=replace(stages, threshold=False, scope=True))
                 if r.outside:  # refused by the scope check whatever the threshold: nothing to learn from it
                     skipped += 1
                     continue
