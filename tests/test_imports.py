@@ -1,9 +1,8 @@
 """No import circle among lexcite's modules, read from the source (every import, lazy ones inside functions too).
 
 A module imported inside a function to dodge a circle still forms one: the two modules cannot be
-read, tested or replaced alone. `KNOWN_CYCLES` lists the circles that exist today, each owned by a
-restructuring still to land; any other circle fails, and so does a listed one that is gone
-(remove it from the list then).
+read, tested or replaced alone. `KNOWN_CYCLES` would list a circle that exists while a
+restructuring removes it; any other circle fails, and so does a listed one that is gone.
 """
 
 from __future__ import annotations
@@ -17,15 +16,9 @@ pytestmark = pytest.mark.unit
 
 PACKAGE = Path(__file__).resolve().parent.parent / "lexcite"
 
-KNOWN_CYCLES = {
-<<<<<<< HEAD
-    # build -> calibrate -> search -> build (issue 10 item 3: index/manifest.py, calibration after build)
-    frozenset({"lexcite.index.build", "lexcite.index.calibrate", "lexcite.index.search"}),
-=======
-    # the OJ parsers call each other (issue 10 item 4: shared builders in one private module)
-    frozenset({"lexcite.ingest.parse_oj", "lexcite.ingest.parse_oj_old"}),
->>>>>>> retr
-}
+# Circles that exist today, each owned by a restructuring still to land (none left: the OJ parsers'
+# and index/build <-> calibrate <-> search are gone with issue 10 items 3 and 4).
+KNOWN_CYCLES: set[frozenset[str]] = set()
 
 
 def module_files(package: Path = PACKAGE) -> dict[str, Path]:

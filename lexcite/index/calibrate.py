@@ -34,17 +34,10 @@ from lexcite import config
 from lexcite.catalog import Catalog
 from lexcite.contract import CitationRef, Perimeter
 from lexcite.errors import ConfigError
-<<<<<<< HEAD
-from lexcite.eval.golden import default_golden_path, load_golden
-from lexcite.index.build import load_manifest, save_manifest
-from lexcite.index.rerank import parse_spec
-from lexcite.index.search import ABLATION, Params, Searcher, Stages, stages_key
-=======
 from lexcite.index.admission import SCALES, score_scale
 from lexcite.index.manifest import load_manifest, save_manifest
 from lexcite.index.search import Searcher
 from lexcite.index.stages import ABLATION, Params, Stages, stages_key
->>>>>>> retr
 
 __all__ = ["Calibration", "CalibrationQuestion", "choose_threshold", "calibrate", "MAX_WRONG_ABSTAIN", "RULE"]
 
@@ -110,12 +103,6 @@ class CalibrationQuestion(Protocol):
     def perimeter(self) -> Perimeter: ...
 
 
-<<<<<<< HEAD
-def calibrate(golden: Path | None = None, *, home: Path | None = None, catalog: Catalog | None = None,
-              chroma_url: str | None = None, configurations: Sequence[Stages] | None = None,
-              params: Params = Params()) -> Calibration:
-    """Calibrate thresholds on the dev split of `golden` and store them in the index manifest.
-=======
 def _answerable_here(q: CalibrationQuestion, acts: set[str]) -> bool:
     wanted = {r.act for r in q.expected} | set(q.perimeter.acts)
     return not wanted or bool(wanted & acts)
@@ -125,7 +112,6 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
               catalog: Catalog | None = None, chroma_url: str | None = None,
               configurations: Sequence[Stages] | None = None, params: Params = Params()) -> Calibration:
     """Calibrate thresholds on the questions `dev` (from `source`) and store them in the index manifest.
->>>>>>> retr
 
     Calibrates every ABLATION configuration (or `configurations`); returns the default's.
 
@@ -137,8 +123,9 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
     if not dev:
         raise ConfigError(f"{source}: no `split: dev` question to calibrate on")
     configs = list(configurations) if configurations else list(ABLATION.values())
-    if Stages() not in configs:
-        configs.append(Stages())
+    # The default first: the "+value" row ranks as it does and shares its threshold, which must be learned
+    # with the default's own scope check on (every ablation row runs with it off).
+    configs = [Stages(), *(c for c in configs if c != Stages())]
     with Searcher(home, chroma_url=chroma_url, catalog=catalog, params=params) as searcher:
         acts = {p.record.unit.act for p in searcher.passages}
         results: dict[str, Calibration] = {}
