@@ -16,6 +16,16 @@ class Calibration:
         return {"threshold": 0.5, "stages": "all"}
 
 
+class HeldActs:
+    """The one catalog read run_golden makes before evaluating: which acts it holds."""
+
+    def __init__(self, acts):
+        self.acts = acts
+
+    def versions(self):
+        return [type("Version", (), {"act": a})() for a in self.acts]
+
+
 @pytest.fixture
 def events(monkeypatch, stub_searcher):
     log = []
@@ -24,7 +34,7 @@ def events(monkeypatch, stub_searcher):
         def __init__(self, home=None):
             log.append("open")
             self.manifest = {"thresholds": {}}
-            self.catalog = None
+            self.catalog = HeldActs(["32024R1689"])
 
         def __enter__(self):
             return self
@@ -52,3 +62,18 @@ def test_calibrate_runs_on_the_evaluated_file_before_the_index_opens(golden_file
     r = run_golden(golden_file, split="test", calibrate=True, with_answers=False)
     assert events == [("calibrate", golden_file), "open"]
     assert r.meta["calibration"] == {"threshold": 0.5, "stages": "all"} and r.summary["n"] == 2
+
+
+def test_questions_about_acts_the_catalog_does_not_hold_are_left_out_and_named(golden_file, events, tmp_path):
+    import json
+
+    extra = {"id": "cx1", "question": "What is an online platform?", "expected": ["32022R2065#art_3.pnt_i"],
+             "anchors": [], "key_facts": [], "behavior": "answer", "filters": {"language": "en"},
+             "category": "act_filter", "post_cutoff": False, "split": "test"}
+    path = tmp_path / "more.jsonl"
+    path.write_text(golden_file.read_text(encoding="utf-8") + json.dumps(extra) + "\n", encoding="utf-8")
+
+    base, more = run_golden(golden_file, with_answers=False), run_golden(path, with_answers=False)
+
+    assert more.meta["left_out"] == ["cx1"] and base.meta["left_out"] == []
+    assert more.summary == base.summary
