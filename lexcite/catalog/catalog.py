@@ -20,7 +20,7 @@ from typing import Any
 from lexcite import config
 from lexcite._sqlite import connect, transaction
 from lexcite.catalog import _rows
-from lexcite.catalog.schema import migrate
+from lexcite.catalog.schema import check_tables, damaged, migrate
 from lexcite.contract import (
     STATUSES,
     AmendmentLink,
@@ -62,6 +62,7 @@ class StoreResult:
     action: str  # "new", "updated", "unchanged"
     counts: dict[str, int]
     changed_units: tuple[str, ...] = ()  # ids added, removed or whose text changed
+    lost: tuple[str, ...] = ()  # stored ids the new text lacks (only with an explicit replace)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,6 +73,7 @@ class StoreResult:
             "action": self.action,
             "units": self.counts,
             "changed_units": len(self.changed_units),
+            **({"lost_units": list(self.lost)} if self.lost else {}),
         }
 
 
@@ -92,8 +94,12 @@ class Catalog:
 
     def __init__(self, path: Path | None = None):
         self.path = path or config.home() / "catalog.sqlite"
-        self.conn = connect(self.path, wal=True)
-        migrate(self.conn, self.path)
+        try:
+            self.conn = connect(self.path, wal=True)
+            migrate(self.conn, self.path)
+            check_tables(self.conn, self.path)
+        except sqlite3.DatabaseError as e:
+            raise damaged(self.path, e) from None
 
     def close(self) -> None:
         self.conn.close()
@@ -145,21 +151,20 @@ class Catalog:
         if status is not None and status not in STATUSES:
             raise CatalogError(f"status {status!r} is not one of {', '.join(STATUSES)}")
         key = (parsed.act, parsed.version, parsed.language)
-        old = self.conn.execute(
-            "SELECT id, sha256, status, status_pinned FROM versions WHERE act=? AND version=? AND language=?",
-            key,
-        ).fetchone()
         counts = parsed.counts()
-        if old is not None and old["sha256"] == source.sha256 and (status is None or status == old["status"]):
-            return StoreResult(*key, parsed.format, "unchanged", counts)
-
-        old_texts: dict[str, str] = {}
-        if old is not None:
-            old_texts = dict(
-                self.conn.execute("SELECT unit, text FROM units WHERE version_id=?", (old["id"],)).fetchall()
-            )
         changed_by = dict(parsed.changed_units)
+        # The stored row is read inside the write transaction: two processes storing the same
+        # expression serialise here, and the second sees what the first stored.
         with self.transaction() as c:
+            old = c.execute(
+                "SELECT id, sha256, status, status_pinned FROM versions WHERE act=? AND version=? AND language=?",
+                key,
+            ).fetchone()
+            if old is not None and old["sha256"] == source.sha256 and (status is None or status == old["status"]):
+                return StoreResult(*key, parsed.format, "unchanged", counts)
+            old_texts: dict[str, str] = {}
+            if old is not None:
+                old_texts = dict(c.execute("SELECT unit, text FROM units WHERE version_id=?", (old["id"],)).fetchall())
             c.execute(
                 "INSERT INTO acts (celex, title, doc_kind, binding) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT(celex) DO UPDATE SET title=excluded.title, doc_kind=excluded.doc_kind, "

@@ -8,14 +8,17 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from lexcite.catalog import Catalog
 from lexcite.cli._app import app, out, progress
 from lexcite.contract import CitationRef
 from lexcite.errors import LexciteError
+from lexcite.ingest.completeness import describe_units
 from lexcite.ingest.load import Overrides, ingest_paths
 from lexcite.ingest.refresh import refresh as refresh_acts
+from lexcite.printable import printable
 
 
 @app.command()
@@ -27,6 +30,8 @@ def ingest(
     status: Annotated[str | None, typer.Option("--status", help="current, superseded or draft.")] = None,
     guidance: Annotated[bool, typer.Option("--guidance", help="Mark as guidance (not binding).")] = False,
     valid_from: Annotated[str | None, typer.Option("--valid-from", help="Start of validity YYYY-MM-DD.")] = None,
+    replace: Annotated[bool, typer.Option(
+        "--replace", help="Store a text that lacks units of the stored version (the loss is listed).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per document.")] = False,
 ) -> None:
     """Ingest local EUR-Lex documents into the catalog.
@@ -34,7 +39,7 @@ def ingest(
     Example: lexcite ingest ../shared/corpus/raw/32024R1689.oj.xhtml --json
     """
     overrides = Overrides(act=celex, version=version, language=language, binding=not guidance,
-                          status=status, valid_from=valid_from)
+                          status=status, valid_from=valid_from, replace=replace)
     with Catalog() as catalog, progress() as bar:
         task = bar.add_task("storing", total=None)
         results = ingest_paths(
@@ -47,7 +52,9 @@ def ingest(
             print(json.dumps(r.to_dict(), ensure_ascii=False))
         else:
             counts = ", ".join(f"{n} {k}" for k, n in r.counts.items())
-            out.print(f"{r.action:9} {r.act}@{r.version} [{r.language}, {r.format}] {counts}")
+            out.print(f"{r.action:9} {r.act}@{r.version} [{r.language}, {r.format}] {counts}", markup=False)
+            if r.lost:
+                out.print(f"          lost {len(r.lost)} stored units: {describe_units(r.lost)}", markup=False)
 
 
 @app.command()
@@ -99,10 +106,10 @@ def show(
                               "valid_from": rec.valid_from, "valid_to": rec.valid_to,
                               "changed_by": rec.changed_by}, ensure_ascii=False))
             continue
-        out.print(f"[bold]{u.ref}[/bold]  {u.title}")
+        out.print(f"[bold]{u.ref}[/bold]  {escape(printable(u.title))}")
         out.print(f"version {u.version} ({u.language}), {rec.status}, in force {rec.valid_from} → "
                   f"{rec.valid_to or 'open'}" + (f", changed by {rec.changed_by}" if rec.changed_by else ""))
-        out.print(u.text, markup=False)
+        out.print(printable(u.text), markup=False)
         out.print(f"[link={u.source_url}]{u.source_url}[/link]\n")
 
 

@@ -759,8 +759,17 @@ def apply_stored(catalog: Catalog, act: str, version: str | None = None, languag
     return out
 
 
+def _owed(catalog: Catalog, v: VersionRow) -> bool:
+    """An amending act stored but never applied: no links recorded, or links without an outcome."""
+    links = catalog.links(amending_act=v.act)
+    if links:
+        return any(outcome is None for _, outcome in links)
+    return is_amending_text(catalog.texts(v.act, v.version, v.language, "article"))
+
+
 def update_amendments(catalog: Catalog, results: Iterable[StoreResult]) -> list[ApplyResult]:
-    """After an ingest: (re)apply amending acts that were just stored, and those whose target was.
+    """After an ingest: (re)apply amending acts that were just stored, those whose target was, and
+    those an interrupted run stored without applying (`_owed`), whatever the format of the target.
 
     Cheap when nothing amends anything: amending acts are recognised by an article that says
     "… is amended as follows:". Raises CatalogError when an amending act of this batch cannot be
@@ -776,6 +785,9 @@ def update_amendments(catalog: Catalog, results: Iterable[StoreResult]) -> list[
         for v in catalog.versions(a):
             if v.version == ver and v.format != DERIVED_FORMAT:
                 todo[(a, ver, v.language)] = None
+    for v in catalog.versions():  # work an interrupted run left undone (killed between storing and applying)
+        if v.format == "oj" and _owed(catalog, v):
+            todo[(v.act, v.version, v.language)] = None
     out: list[ApplyResult] = []
     # Earlier amending acts first: a later one builds on the version an earlier one produced.
     for a, ver, lang in sorted(todo, key=lambda k: (k[1], k[0], k[2])):
@@ -790,8 +802,11 @@ def update_amendments(catalog: Catalog, results: Iterable[StoreResult]) -> list[
         try:
             out += apply_stored(catalog, a, ver, lang)
         except CatalogError as e:
-            if (a, ver, lang) in touched:
-                raise  # the file was just ingested: a real fault
+            fmt = next((v.format for v in catalog.versions(a) if (v.version, v.language) == (ver, lang)), "")
+            if (a, ver, lang) in touched and fmt == "oj":
+                raise  # its OJ file was just ingested: a real fault
+            # Instructions are read from OJ markup only: an act stored from Formex (the AI Act amends
+            # other acts too) gets a note, and the acts that amend *it* are still applied.
             # An amending act stored earlier whose OJ file is gone: the target's ingest still stands.
             out.append(ApplyResult(f"{a}@{ver}", "", lang, None, None, note=str(e)))
     return out

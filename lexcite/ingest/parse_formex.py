@@ -588,6 +588,11 @@ def parse_formex(
         missing = [f for f in order if f not in files]
         if missing:
             raise ParseError(path, manifests[0], f"the manifest lists {', '.join(missing)}, not in the package")
+        # A damaged entry (its name no longer .xml) would otherwise drop that annex without a word.
+        bad = [r.get("FILE") or "" for r in manifest.iter("REF.PHYS") if r.get("TYPE") == "DOC.XML"
+               and not (r.get("FILE") or "").lower().endswith(".xml")]
+        if bad:
+            raise ParseError(path, manifests[0], f"the manifest lists {', '.join(map(repr, bad))}, not an XML file")
         roots = [(name, _read(files, name, path)) for name in order]
     else:
         candidates = [n for n in xml_names if not _TOC.search(n)]

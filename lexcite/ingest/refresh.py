@@ -8,13 +8,17 @@ fault halfway leaves every earlier document stored and nothing half-written.
 
 from __future__ import annotations
 
+import time
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from lexcite import config
 from lexcite.catalog import Catalog, Source, StoreResult
-from lexcite.errors import ConfigError, LexciteError
+from lexcite.contract import ParsedAct
+from lexcite.errors import ConfigError, FetchError, LexciteError
 from lexcite.ingest.apply_amendments import update_amendments
 from lexcite.ingest.fetch import CellarClient
 from lexcite.ingest.load import Overrides, ingest_document
@@ -87,6 +91,27 @@ def load_acts(path: Path = ACTS_FILE) -> list[TrackedAct]:
     return acts
 
 
+def _expected(celex: str) -> tuple[str, str | None]:
+    """The act and version a CELEX names: a consolidated '02024R1689-20240712' is 32024R1689@2024-07-12."""
+    base, _, day = celex.partition("-")
+    if base.startswith("0") and len(day) == 8:
+        return "3" + base[1:], f"{day[:4]}-{day[4:6]}-{day[6:]}"
+    return celex, None
+
+
+def _is_the_one_asked_for(celex: str, language: str, url: str) -> Callable[[ParsedAct], None]:
+    """A fetched document is stored only if it is the act, version and language asked for (invariant 6)."""
+    act, version = _expected(celex)
+
+    def check(parsed: ParsedAct) -> None:
+        got, want = (parsed.act, parsed.language), (act, language)
+        if got != want or (version and parsed.version != version):
+            raise FetchError(url, f"asked for {celex} [{language}], the document is {parsed.act}@{parsed.version} "
+                             f"[{parsed.language}]")
+
+    return check
+
+
 def _fetch_and_store(catalog: Catalog, cellar: CellarClient, celex: str, language: str, role: str,
                      valid_from: str | None = None) -> RefreshItem:
     key = f"{celex}/{language}"
@@ -101,8 +126,14 @@ def _fetch_and_store(catalog: Catalog, cellar: CellarClient, celex: str, languag
     source = Source(location=fetched.final_url, sha256=fetched.sha256, raw_path=str(fetched.path),
                     etag=fetched.etag, last_modified=fetched.last_modified, headers=fetched.headers,
                     fetched_at=fetched.fetched_at)
-    result = ingest_document(catalog, fetched.path, Overrides(language=language, valid_from=valid_from),
-                             source=source)
+    try:
+        result = ingest_document(catalog, fetched.path, Overrides(valid_from=valid_from), source=source,
+                                 check=_is_the_one_asked_for(celex, language, fetched.final_url))
+    except LexciteError:
+        # "Nothing was stored" holds for the raw cache too, unless a stored version is these very bytes.
+        if not any(v.sha256 == fetched.sha256 for v in catalog.versions()):
+            fetched.path.unlink(missing_ok=True)
+        raise
     # Only a stored document counts as fetched: a failed parse is retried next time.
     catalog.record_fetch(key, fetched.final_url, fetched.etag, fetched.last_modified, fetched.sha256,
                          fetched.fetched_at)
@@ -122,10 +153,16 @@ def refresh(
     languages: tuple[str, ...] | None = None,
     cellar: CellarClient | None = None,
     sparql: SparqlClient | None = None,
+    deadline_s: float | None = None,
 ) -> RefreshReport:
-    """Fetch each act, its consolidated versions and its amending acts; ingest what changed."""
+    """Fetch each act, its consolidated versions and its amending acts; ingest what changed.
+
+    Everything is fetched within `deadline_s` (default LEXCITE_REFRESH_DEADLINE); what is left when it
+    passes is reported failed, to be fetched by the next refresh.
+    """
     cellar = cellar or CellarClient()
     sparql = sparql or SparqlClient()
+    cellar.deadline = sparql.deadline = time.monotonic() + (deadline_s or config.refresh_deadline_s())
     targets = [TrackedAct(c, languages or ("en",)) for c in celexes] if celexes else load_acts()
     if languages and not celexes:
         targets = [t._replace(languages=languages) for t in targets]

@@ -41,9 +41,10 @@ from lexcite.eval.run import EvalResult, evaluate
 pytestmark = pytest.mark.unit
 
 ABLATION = {"bm25": "bm25", "full": "full"}
-JSON_KEYS = {"n", "hit@k", "recall@k", "mrr", "ndcg@k", "abstain_correct", "abstain_wrong", "by_category",
+JSON_KEYS = {"n", "hit@k", "recall@k", "mrr", "ndcg@k", "abstain_correct", "abstain_wrong", "ceiling",
+             "ceiling_by_budget", "by_category",
              "by_post_cutoff", "ablation", "key_facts", "citation_valid", "citation_support", "refusal_rate",
-             "abstain_precision", "abstain_recall", "conflict_both_shown", "superseded_cited"}
+             "abstain_precision", "abstain_recall", "conflict_both_shown", "superseded_cited", "ref_exact", "ref_loose"}
 
 
 @pytest.fixture
@@ -78,6 +79,8 @@ def test_answer_numbers_match_the_hand_computation(result):
     assert s["refusal_rate"] == pytest.approx(2 / 3)
     assert (s["abstain_precision"], s["abstain_recall"]) == (0.5, 1.0)
     assert (s["conflict_both_shown"], s["superseded_cited"]) == (1.0, 0)
+    # q1 cites art_5.par_1.pnt_a (on the expected art_5 branch); q2, answerable, was refused
+    assert (s["ref_exact"], s["ref_loose"]) == (0.5, 0.5)
 
 
 def test_retrieval_only_baseline_is_measured_in_the_same_run(result):
@@ -120,7 +123,7 @@ def test_as_of_applies_unless_the_question_sets_its_own(golden_file, stub_search
 def test_without_answers_json_has_only_retrieval_keys(golden_file, stub_searcher):
     r = evaluate(load_golden(golden_file), stub_searcher, k=3, ablation=ABLATION, with_answers=False)
     assert set(r.to_json()) == {"n", "hit@k", "recall@k", "mrr", "ndcg@k", "abstain_correct", "abstain_wrong",
-                                "by_category", "by_post_cutoff", "ablation"}
+                                "ceiling", "ceiling_by_budget", "by_category", "by_post_cutoff", "ablation"}
     assert "answer" not in r.rows[0]
 
 
