@@ -34,19 +34,13 @@ from lexcite import config
 from lexcite.catalog import Catalog
 from lexcite.contract import CitationRef, Perimeter
 from lexcite.errors import ConfigError
-<<<<<<< HEAD
-from lexcite.eval.golden import default_golden_path, load_golden
-from lexcite.index.build import load_manifest, save_manifest
-from lexcite.index.rerank import parse_spec
-from lexcite.index.search import ABLATION, Params, Searcher, Stages, stages_key
-=======
 from lexcite.index.admission import SCALES, score_scale
 from lexcite.index.manifest import load_manifest, save_manifest
 from lexcite.index.search import Searcher
 from lexcite.index.stages import ABLATION, Params, Stages, stages_key
->>>>>>> retr
 
-__all__ = ["Calibration", "CalibrationQuestion", "choose_threshold", "calibrate", "MAX_WRONG_ABSTAIN", "RULE"]
+__all__ = ["Calibration", "CalibrationQuestion", "answerable_here", "choose_threshold", "calibrate",
+           "MAX_WRONG_ABSTAIN", "RULE"]
 
 MAX_WRONG_ABSTAIN = 0.10
 RULE = ("max correct abstentions on dev, subject to wrongly abstaining on <= 10% of answerable dev questions; "
@@ -110,13 +104,10 @@ class CalibrationQuestion(Protocol):
     def perimeter(self) -> Perimeter: ...
 
 
-<<<<<<< HEAD
-def calibrate(golden: Path | None = None, *, home: Path | None = None, catalog: Catalog | None = None,
-              chroma_url: str | None = None, configurations: Sequence[Stages] | None = None,
-              params: Params = Params()) -> Calibration:
-    """Calibrate thresholds on the dev split of `golden` and store them in the index manifest.
-=======
-def _answerable_here(q: CalibrationQuestion, acts: set[str]) -> bool:
+def answerable_here(q: CalibrationQuestion, acts: set[str]) -> bool:
+    """Whether a catalog holding `acts` can be graded on `q`: it names no act (expected or filter),
+    or one of them is held. Calibration skips the others; `lexcite eval` leaves them out too (the
+    twelve-act questions cx… say nothing about a three-act catalog)."""
     wanted = {r.act for r in q.expected} | set(q.perimeter.acts)
     return not wanted or bool(wanted & acts)
 
@@ -125,7 +116,6 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
               catalog: Catalog | None = None, chroma_url: str | None = None,
               configurations: Sequence[Stages] | None = None, params: Params = Params()) -> Calibration:
     """Calibrate thresholds on the questions `dev` (from `source`) and store them in the index manifest.
->>>>>>> retr
 
     Calibrates every ABLATION configuration (or `configurations`); returns the default's.
 
@@ -148,7 +138,7 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
                 continue
             ok, no, skipped = [], [], 0
             for q in dev:
-                if q.behavior != "abstain" and not q.asks_about(acts):
+                if q.behavior != "abstain" and not answerable_here(q, acts):
                     skipped += 1
                     continue
                 r = searcher.search(q.question, q.perimeter, k=6, stages=replace(stages, threshold=False))
