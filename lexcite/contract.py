@@ -122,7 +122,7 @@ class ParsedAct:
     act: str
     version: str
     language: str
-    format: str  # "oj", "oj_old", "consolidated", "formex"
+    format: str  # "oj", "oj_old", "consolidated", "formex", "formex_consolidated" (and "amended": derived)
     title: str
     units: tuple[Unit, ...]
     doc_kind: str = "regulation"  # regulation, directive, decision, guidance, ...

@@ -101,11 +101,7 @@ class CalibrationQuestion(Protocol):
     def expected(self) -> Sequence[CitationRef]: ...
     @property
     def perimeter(self) -> Perimeter: ...
-
-
-def _answerable_here(q: CalibrationQuestion, acts: set[str]) -> bool:
-    wanted = {r.act for r in q.expected} | set(q.perimeter.acts)
-    return not wanted or bool(wanted & acts)
+    def asks_about(self, acts: set[str]) -> bool: ...  # whether the acts held could answer it
 
 
 def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | None = None,
@@ -137,7 +133,9 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
                 if q.behavior != "abstain" and not q.asks_about(acts):
                     skipped += 1
                     continue
-                r = searcher.search(q.question, q.perimeter, k=6, stages=replace(stages, threshold=False))
+                # the scope check is on whatever the row: thresholds are keyed by the ranking stages only, and a
+                # question it refuses says nothing about where the threshold lies
+                r = searcher.search(q.question, q.perimeter, k=6, stages=replace(stages, threshold=False, scope=True))
                 if r.outside:  # refused by the scope check whatever the threshold: nothing to learn from it
                     skipped += 1
                     continue

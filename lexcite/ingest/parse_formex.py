@@ -53,6 +53,7 @@ from lexcite.ingest._labels import (
 )
 from lexcite.ingest._markup import eurlex_link, norm_space, read_xml, text_of
 from lexcite.ingest._units import UnitCollector
+from lexcite.ingest.dates import formex_divisions
 
 __all__ = [
     "parse_formex",
@@ -543,6 +544,19 @@ def _resolve_includes(files: dict[str, bytes], roots: list[tuple[str, etree._Ele
     return included
 
 
+def _numbered_paragraphs(main: etree._Element, b: _Builder) -> list[etree._Element]:
+    """The act's own numbered <PARAG>s (not those quoted from other acts): an independent count."""
+    return [p for p in main.iter("PARAG")
+            if not _inside(p, ("QUOT.S",)) and b.key(p.find("NO.PARAG"), "PARAG") is not None]
+
+
+def _check_counts(path: Path, expected: dict[str, tuple[int, int]]) -> None:
+    """Never a silently short list (DESIGN invariant 6): markup count vs units built, per kind."""
+    for what, (want, got) in expected.items():
+        if want != got:
+            raise ParseError(path, what, f"{want} in the markup but {got} units built")
+
+
 def parse_formex(
     files: dict[str, bytes],
     path: Path,
@@ -656,10 +670,7 @@ def parse_formex(
         b.path = str(_where(path, main_name))
 
     # Independent counts: never a silently short list (DESIGN invariant 6).
-    parags = [
-        p for p in main.iter("PARAG")
-        if not _inside(p, ("QUOT.S",)) and b.key(p.find("NO.PARAG"), "PARAG") is not None
-    ]
+    parags = _numbered_paragraphs(main, b)
     labelled = 0
     for _name, root in roots:
         for no in root.iter("NO.P"):
@@ -681,10 +692,7 @@ def parse_formex(
         "points": (labelled, b.n.points + b.n.restarted + b.n.lettered),
         "annexes": (len(roots) - 1, b.n.annexes),
     }
-    for what, (want, got) in expected.items():
-        if want != got:
-            raise ParseError(path, what, f"{want} in the markup but {got} units built")
-
+    _check_counts(path, expected)
     return ParsedAct(
         act=celex,
         version=ver,
@@ -695,6 +703,7 @@ def parse_formex(
         doc_kind=doc_kind,
         binding=binding,
         source_url=eurlex_link(celex, lang),
+        divisions=formex_divisions(articles),
     )
 
 
@@ -741,12 +750,9 @@ def _parse_consolidated(
         b.article(art)
     for index, anx in enumerate(annexes, start=1):
         b.annex(anx, index)
-    parags = [p for p in main.iter("PARAG")
-              if not _inside(p, ("QUOT.S",)) and b.key(p.find("NO.PARAG"), "PARAG") is not None]
-    for what, want, got in (("articles", len(articles), b.n.articles), ("paragraphs", len(parags), b.n.paragraphs),
-                            ("annexes", len(annexes), b.n.annexes)):
-        if want != got:
-            raise ParseError(path, what, f"{want} in the markup but {got} units built")
+    _check_counts(path, {"articles": (len(articles), b.n.articles),
+                         "paragraphs": (len(_numbered_paragraphs(main, b)), b.n.paragraphs),
+                         "annexes": (len(annexes), b.n.annexes)})
     return ParsedAct(
         act=celex,
         version=ver,

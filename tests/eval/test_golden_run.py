@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 import lexcite.index.calibrate as calibrate_mod
 import lexcite.index.search as search_mod
+from lexcite.eval.golden import load_golden
 from lexcite.eval.golden_run import run_golden
 
 pytestmark = pytest.mark.unit
@@ -16,15 +19,29 @@ class Calibration:
         return {"threshold": 0.5, "stages": "all"}
 
 
+class HeldActs:
+    """The catalog side run_golden reads: every act the golden file asks about is held."""
+
+    def __init__(self, golden_file):
+        qs = load_golden(golden_file)
+        self.acts = {r.act for q in qs for r in q.expected} | {a for q in qs for a in q.perimeter.acts}
+
+    def versions(self):
+        return [SimpleNamespace(act=a) for a in sorted(self.acts)]
+
+    def outside(self, ref, perimeter):
+        return None
+
+
 @pytest.fixture
-def events(monkeypatch, stub_searcher):
+def events(monkeypatch, stub_searcher, golden_file):
     log = []
 
     class OpenSearcher:
         def __init__(self, home=None):
             log.append("open")
             self.manifest = {"thresholds": {}}
-            self.catalog = None
+            self.catalog = HeldActs(golden_file)
 
         def __enter__(self):
             return self
