@@ -17,7 +17,7 @@ pytestmark = pytest.mark.unit
 
 PACKAGE = Path(__file__).resolve().parent.parent / "lexcite"
 
-KNOWN_CYCLES: set[frozenset[str]] = set()  # none left: issue 10 items 3 and 4 removed the last two
+KNOWN_CYCLES: set[frozenset[str]] = set()  # none left: the index and parser circles are gone
 
 
 def module_files(package: Path = PACKAGE) -> dict[str, Path]:

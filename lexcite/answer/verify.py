@@ -13,14 +13,16 @@ For each sentence of the draft:
    supported when a cited text refers to Article 6(2) (or to a part of it), or
    when a cited unit is itself on that branch (art_6, art_6.par_2, art_6.par_2.pnt_a).
 4. one exception, for sentences that code renders from catalog records (the note that says which
-   act amended a cited unit, `answer/amended.py`): a date is also supported when it equals
-   the date from which a cited unit is in force, as the catalog records it (`record_dates`: the
-   unit's validity start, e.g. 2026-07-27 for `32024R1689@2026-07-27#art_4.par_1`). That date is a
+   act amended a cited unit, `answer/amended.py`, and when a cited provision applies,
+   `answer/timing.py`): a date is also supported when it equals the date the catalog records for a
+   cited unit (`record_dates`: the unit's validity start, e.g. 2026-07-27 for
+   `32024R1689@2026-07-27#art_4.par_1`; the date an amended unit's change applies from; the entry into
+   force of the unit that sets it, computed from the OJ date, `ingest/dates.py`). That date is a
    catalog fact, not prose: the Omnibus says it enters into force "on the third day following
    that of its publication", never "27 July 2026". Any other date is still refused. Generator
    sentences are verified without `record_dates`: a version's start is not what its text says
-   (an original OJ version starts on its publication date, not on its date of application), so
-   a model writing "applies from 12 July 2024" must not pass on the strength of a version date.
+   (it is the entry into force, not the date of application), so a model writing "applies from
+   1 August 2024" must not pass on the strength of a version date.
 
 5. numbers written in words are read as digits on both sides ("thirty-five million euros" is
    checked as EUR 35 000 000, `values.digits_for_words`);

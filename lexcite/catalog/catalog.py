@@ -20,6 +20,8 @@ from typing import Any
 from lexcite import config
 from lexcite._sqlite import connect, transaction
 from lexcite.catalog import _rows
+from lexcite.catalog._validity import restatus
+from lexcite.catalog.dates import entry_into_force_of, unit_dates_of, version_dates, write_dates
 from lexcite.catalog.schema import check_tables, damaged, migrate
 from lexcite.contract import (
     STATUSES,
@@ -32,6 +34,7 @@ from lexcite.contract import (
     VersionRow,
 )
 from lexcite.errors import CatalogError, CitationError
+from lexcite.ingest.dates import Dated, UnitDates
 
 __all__ = ["Catalog", "Source", "StoreResult", "FetchRecord"]
 
@@ -175,7 +178,7 @@ class Catalog:
                 parsed.format,
                 status or "current",
                 int(status is not None),
-                valid_from or parsed.version,
+                valid_from or entry_into_force_of(parsed) or parsed.version,
                 int(parsed.binding),
                 parsed.title,
                 source.location,
@@ -189,13 +192,14 @@ class Catalog:
                 _now(),
                 json.dumps(list(parsed.modified_by)),
                 json.dumps(list(access_tags)),
+                json.dumps([list(d) for d in parsed.divisions]),
             )
             if old is None:
                 cur = c.execute(
                     "INSERT INTO versions (format, status, status_pinned, valid_from, binding, title, source, "
                     "source_url, sha256, raw_path, etag, last_modified, headers, fetched_at, ingested_at, "
-                    "modified_by, access_tags, act, version, language) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "modified_by, access_tags, divisions, act, version, language) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (*row, *key),
                 )
                 version_id = cur.lastrowid
@@ -204,7 +208,7 @@ class Catalog:
                 c.execute(
                     "UPDATE versions SET format=?, status=?, status_pinned=?, valid_from=?, binding=?, title=?, "
                     "source=?, source_url=?, sha256=?, raw_path=?, etag=?, last_modified=?, headers=?, "
-                    "fetched_at=?, ingested_at=?, modified_by=?, access_tags=? WHERE id=?",
+                    "fetched_at=?, ingested_at=?, modified_by=?, access_tags=?, divisions=? WHERE id=?",
                     (*row, version_id),
                 )
                 c.execute("DELETE FROM units WHERE version_id=?", (version_id,))
@@ -230,28 +234,13 @@ class Catalog:
                     progress(i + 1, total)
             c.execute("DELETE FROM facts WHERE version_id=?", (version_id,))
             c.executemany(_rows.INSERT_FACTS, _rows.fact_rows(version_id, parsed.units))
-            self._restatus(parsed.act, parsed.language)
+            write_dates(c, version_id)
+            restatus(c, parsed.act, parsed.language)
         new_texts = {u.unit: u.text for u in parsed.units}
         changed = tuple(
             sorted(k for k in old_texts.keys() | new_texts.keys() if old_texts.get(k) != new_texts.get(k))
         )
         return StoreResult(*key, parsed.format, "new" if old is None else "updated", counts, changed)
-
-    def _restatus(self, act: str, language: str) -> None:
-        """The latest version (by validity start) is current; each earlier one ends where the next begins."""
-        rows = self.conn.execute(
-            "SELECT id, valid_from, status, status_pinned FROM versions WHERE act=? AND language=? "
-            "ORDER BY valid_from, version",
-            (act, language),
-        ).fetchall()
-        live = [r for r in rows if not (r["status_pinned"] and r["status"] == "draft")]
-        for i, r in enumerate(live):
-            nxt = live[i + 1]["valid_from"] if i + 1 < len(live) else None
-            if r["status_pinned"]:
-                status = r["status"]
-            else:
-                status = "current" if nxt is None else "superseded"
-            self.conn.execute("UPDATE versions SET status=?, valid_to=? WHERE id=?", (status, nxt, r["id"]))
 
     def set_unit_validity(self, ref: CitationRef, language: str, valid_from: str | None, valid_to: str | None,
                           changed_by: str | None) -> None:
@@ -302,6 +291,26 @@ class Catalog:
             hint = "" if ref.version else " (no current version holds it; give @YYYY-MM-DD)"
             raise CitationError(f"{ref}: no such unit in the catalog{hint}; see `lexcite acts`")
         return _rows.unit_record(rows[0])
+
+    def unit_dates(self, ref: CitationRef | str, language: str | None = None) -> UnitDates | None:
+        """When the unit a reference names is in force and applies, each date with the unit that sets it
+        (lexcite/catalog/dates.py); None for a unit stored without dates."""
+        rec = self.resolve(ref, language)
+        u = rec.unit
+        row = self.conn.execute("SELECT id FROM versions WHERE act=? AND version=? AND language=?",
+                                (u.act, u.version, u.language)).fetchone()
+        return unit_dates_of(self.conn, row["id"], u.unit)
+
+    def version_dates(self, version_id: int) -> tuple[Dated, Dated] | None:
+        """(entry into force, general date of application) of the act, as one stored version says; None when
+        not read."""
+        return version_dates(self.conn, version_id)
+
+    def act_dates(self, act: str, version: str, language: str) -> tuple[Dated, Dated] | None:
+        """`version_dates` of the version `act@version` in `language`."""
+        row = self.conn.execute("SELECT id FROM versions WHERE act=? AND version=? AND language=?",
+                                (act, version, language)).fetchone()
+        return version_dates(self.conn, row["id"]) if row else None
 
     def outside(self, ref: CitationRef, perimeter: Perimeter) -> str | None:
         """Why the unit `ref` names is outside `perimeter`, by its stored record (`Perimeter.rejects`); None inside."""

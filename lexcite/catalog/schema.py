@@ -12,6 +12,7 @@ from pathlib import Path
 
 from lexcite._sqlite import Migrations, run_script
 from lexcite.catalog._rows import INSERT_FACTS, RECORD_SQL, fact_rows, unit_record
+from lexcite.catalog.dates import backfill_dates
 from lexcite.errors import CatalogError
 
 __all__ = ["MIGRATIONS", "migrate"]
@@ -129,6 +130,29 @@ def m003_amendments(db: sqlite3.Connection) -> None:
     );
     CREATE INDEX amendments_target ON amendments(target_act, target_unit);
     """)
+
+
+@MIGRATIONS
+def m004_dates(db: sqlite3.Connection) -> None:
+    """When each unit is in force and applies, read from its act's final provisions (lexcite/ingest/dates.py),
+    each date with the unit that sets it; versions already stored get theirs now (and an original text's
+    validity starts at its entry into force, no longer at its publication)."""
+    run_script(db, """
+    ALTER TABLE versions ADD COLUMN divisions TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE versions ADD COLUMN entry_into_force TEXT;
+    ALTER TABLE versions ADD COLUMN entry_into_force_by TEXT;
+    ALTER TABLE versions ADD COLUMN applies_from TEXT;
+    ALTER TABLE versions ADD COLUMN applies_from_by TEXT;
+    ALTER TABLE versions ADD COLUMN dates_said TEXT;
+    ALTER TABLE units ADD COLUMN in_force_from TEXT;
+    ALTER TABLE units ADD COLUMN in_force_by TEXT;
+    ALTER TABLE units ADD COLUMN applies_from TEXT;
+    ALTER TABLE units ADD COLUMN applies_from_by TEXT;
+    ALTER TABLE units ADD COLUMN applies_until TEXT;
+    ALTER TABLE units ADD COLUMN applies_until_by TEXT;
+    ALTER TABLE units ADD COLUMN dates TEXT
+    """)
+    backfill_dates(db)
 
 
 @MIGRATIONS

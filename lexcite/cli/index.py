@@ -22,6 +22,7 @@ from lexcite.cli._options import (
     perimeter_from_options,
 )
 from lexcite.contract import SearchResult
+from lexcite.errors import ConfigError
 from lexcite.index.scope import refusal_reason
 from lexcite.printable import printable
 
@@ -44,6 +45,9 @@ def index(
     from lexcite.eval.golden_run import calibrate_on
     from lexcite.index.build import build
 
+    if golden is not None and not golden.is_file():
+        # Before anything is touched: a failed option never costs a working index its thresholds.
+        raise ConfigError(f"--golden {golden}: no such file; nothing was changed")
     with progress() as bar:
         task = bar.add_task("indexing", total=None)
         report = build(rebuild=rebuild, embedder=embedder, reranker=reranker,

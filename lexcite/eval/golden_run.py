@@ -73,7 +73,6 @@ def run_golden(
         ConfigError: a bad golden file or option, or no calibrated threshold.
         IndexMismatch: no index, or an index out of step with the catalog.
     """
-    from lexcite.index.calibrate import answerable_here
     from lexcite.index.search import Searcher, Stages, stages_key
 
     questions = load_golden(golden, split)
@@ -87,7 +86,7 @@ def run_golden(
         records = am.independent_support(catalog_record_date(searcher.catalog))
         # As in calibration: a question about acts the catalog does not hold grades nothing here.
         held = {v.act for v in searcher.catalog.versions()}
-        left_out = [q.id for q in questions if q.answerable and not answerable_here(q, held)]
+        left_out = [q.id for q in questions if q.answerable and not q.asks_about(held)]
         questions = [q for q in questions if q.id not in left_out]
         result = evaluate(questions, searcher, k, with_answers, outside=lambda ref, p: searcher.catalog.outside(ref, p),
                           records=records, no_rag=no_rag, as_of=as_of, on_question=on_question)

@@ -23,14 +23,15 @@ from typing import Any
 
 from lexcite import config
 from lexcite.catalog import Catalog
+from lexcite.errors import IndexMismatch
 from lexcite.index.bm25 import BM25_PARAMS, TOKENIZER, BM25Index, fingerprint
 from lexcite.index.chunks import DEFAULT_GRANULARITY, Passage, chunk_id, chunk_texts, passages
 from lexcite.index.dense import DenseStore, backend_name, metadata, open_client, same_backend
 from lexcite.index.embed import DEFAULT_EMBEDDER, Embedder, get_embedder
-from lexcite.index.manifest import MANIFEST_FORMAT, load_manifest, save_manifest
-from lexcite.index.rerank import parse_spec
+from lexcite.index.manifest import FIX, MANIFEST_FORMAT, load_manifest, save_manifest
+from lexcite.index.rerank import load_reranker, parse_spec
 
-__all__ = ["build", "BuildReport", "DEFAULT_RERANKER", "collection_name", "bm25_path"]
+__all__ = ["build", "BuildReport", "DEFAULT_RERANKER", "collection_name", "bm25_path", "check_store"]
 
 DEFAULT_RERANKER = "embedder:e5"  # = the default embedder: its dense vectors are reused
 _EMBED_BATCH = 64
@@ -149,7 +150,8 @@ def build(
     own = catalog is None
     catalog = catalog or Catalog(home / "catalog.sqlite")
     try:
-        old = None if rebuild else load_manifest(home)
+        previous = load_manifest(home)
+        old = None if rebuild else previous
         emb_name = embedder or (old or {}).get("embedder") or DEFAULT_EMBEDDER
         rr_spec = reranker or (old or {}).get("reranker") or DEFAULT_RERANKER
         gran = granularity or (old or {}).get("granularity") or DEFAULT_GRANULARITY
@@ -157,18 +159,26 @@ def build(
         emb = get_embedder(emb_name)
         reuse = kind == "embedder" and rr_arg == emb_name  # the dense vectors serve the reranker as they are
         rr_emb = get_embedder(rr_arg) if kind == "embedder" and not reuse else None
+        if kind == "cross-encoder":
+            load_reranker(rr_spec)  # a model that cannot load fails here, before the index is touched
 
         client = open_client(home, url)
         backend = backend_name(url)
         dense_name = collection_name("dense", emb_name, gran)
         rr_name = dense_name if reuse else (collection_name("rerank", rr_arg, gran) if rr_emb else None)
+        if rebuild:
+            # Built beside the collections the manifest names, which serve searches until the new
+            # manifest replaces it; an interrupted or failed rebuild leaves them whole.
+            generation = datetime.now(UTC).strftime("%Y%m%d%H%M%S%f")
+            dense_name = f"{dense_name}-{generation}"
+            rr_name = dense_name if reuse else (f"{rr_name}-{generation}" if rr_name else None)
         same = (old is not None and same_backend(old.get("backend", ""), backend)
                 and old.get("format") == MANIFEST_FORMAT)
         old_dense = old["passages"] if same and old.get("collection") == dense_name else {}
         old_rr = old.get("rerank_passages", {}) if same and old.get("rerank_collection") == rr_name else {}
-        if rebuild or not old_dense:
+        if not rebuild and not old_dense:
             DenseStore.drop(client, dense_name)
-        if rr_emb is not None and rr_name and (rebuild or not old_rr):
+        if not rebuild and rr_emb is not None and rr_name and not old_rr:
             DenseStore.drop(client, rr_name)
         if same and old.get("collection") not in (dense_name, None):
             DenseStore.drop(client, old["collection"])  # another embedder's vectors: no longer searched
@@ -206,6 +216,9 @@ def build(
             "thresholds": {},
         }
         save_manifest(home, manifest)
+        if rebuild and previous is not None:  # the switch is made: the old collections serve nothing now
+            for name in {previous.get("collection"), previous.get("rerank_collection")} - {dense_name, rr_name, None}:
+                DenseStore.drop(client, name)
         return BuildReport(
             passages=len(items), chunks=sum(v[2] for v in new_dense.values()), embedded=stats["embedded"],
             metadata_updated=stats["metadata_updated"], removed=stats["removed"], unchanged=stats["unchanged"],
@@ -214,3 +227,20 @@ def build(
     finally:
         if own:
             catalog.close()
+
+
+def check_store(manifest: dict[str, Any], dense: DenseStore) -> None:
+    """The vectors the manifest names are there, all of them, made by the embedder it names.
+
+    Raises IndexMismatch (never a silently different ranking) for a collection deleted, renamed,
+    emptied or cut short, or a manifest whose embedder was changed by hand.
+    """
+    name = manifest.get("collection") or ""
+    if not name.startswith(collection_name("dense", manifest.get("embedder", ""), manifest.get("granularity", ""))):
+        raise IndexMismatch(f"the manifest names embedder {manifest.get('embedder')!r} but collection {name!r} "
+                            f"holds another model's vectors; {FIX}")
+    expected = sum(v[2] for v in manifest.get("passages", {}).values())
+    count = dense.count()
+    if count != expected:
+        raise IndexMismatch(f"collection {name} holds {count} vectors, the manifest {expected} "
+                            f"(deleted or damaged vector store?); {FIX}")

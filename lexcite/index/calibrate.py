@@ -39,8 +39,7 @@ from lexcite.index.manifest import load_manifest, save_manifest
 from lexcite.index.search import Searcher
 from lexcite.index.stages import ABLATION, Params, Stages, stages_key
 
-__all__ = ["Calibration", "CalibrationQuestion", "answerable_here", "choose_threshold", "calibrate",
-           "MAX_WRONG_ABSTAIN", "RULE"]
+__all__ = ["Calibration", "CalibrationQuestion", "choose_threshold", "calibrate", "MAX_WRONG_ABSTAIN", "RULE"]
 
 MAX_WRONG_ABSTAIN = 0.10
 RULE = ("max correct abstentions on dev, subject to wrongly abstaining on <= 10% of answerable dev questions; "
@@ -102,14 +101,7 @@ class CalibrationQuestion(Protocol):
     def expected(self) -> Sequence[CitationRef]: ...
     @property
     def perimeter(self) -> Perimeter: ...
-
-
-def answerable_here(q: CalibrationQuestion, acts: set[str]) -> bool:
-    """Whether a catalog holding `acts` can be graded on `q`: it names no act (expected or filter),
-    or one of them is held. Calibration skips the others; `lexcite eval` leaves them out too (the
-    twelve-act questions cx… say nothing about a three-act catalog)."""
-    wanted = {r.act for r in q.expected} | set(q.perimeter.acts)
-    return not wanted or bool(wanted & acts)
+    def asks_about(self, acts: set[str]) -> bool: ...  # whether the acts held could answer it
 
 
 def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | None = None,
@@ -138,10 +130,12 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
                 continue
             ok, no, skipped = [], [], 0
             for q in dev:
-                if q.behavior != "abstain" and not answerable_here(q, acts):
+                if q.behavior != "abstain" and not q.asks_about(acts):
                     skipped += 1
                     continue
-                r = searcher.search(q.question, q.perimeter, k=6, stages=replace(stages, threshold=False))
+                # the scope check is on whatever the row: thresholds are keyed by the ranking stages only, and a
+                # question it refuses says nothing about where the threshold lies
+                r = searcher.search(q.question, q.perimeter, k=6, stages=replace(stages, threshold=False, scope=True))
                 if r.outside:  # refused by the scope check whatever the threshold: nothing to learn from it
                     skipped += 1
                     continue

@@ -34,7 +34,13 @@ def load_manifest(home: Path) -> dict[str, Any] | None:
     path = manifest_path(home)
     if not path.exists():
         return None
-    return json.loads(path.read_text())
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise IndexMismatch(f"{path} cannot be read ({type(e).__name__}: {e}); {FIX}") from None
+    if not isinstance(manifest, dict):
+        raise IndexMismatch(f"{path} is not an index manifest; {FIX}")
+    return manifest
 
 
 def save_manifest(home: Path, manifest: dict[str, Any]) -> None:

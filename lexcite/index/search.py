@@ -32,11 +32,11 @@ from lexcite.contract import Candidate, CitationRef, Hit, Perimeter, ProvisionEv
 from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.admission import Admission, admit, bonus_unit, score_scale, threshold_for
 from lexcite.index.bm25 import BM25Index, fingerprint
-from lexcite.index.build import bm25_path
+from lexcite.index.build import bm25_path, check_store
 from lexcite.index.chunks import Passage, candidate, passages
 from lexcite.index.dense import DenseStore, backend_name, open_client
 from lexcite.index.embed import get_embedder
-from lexcite.index.manifest import NO_INDEX, check, load_manifest
+from lexcite.index.manifest import FIX, NO_INDEX, check, load_manifest
 from lexcite.index.named import Named
 from lexcite.index.perimeter import RecordMask, where
 from lexcite.index.pool import join
@@ -90,8 +90,14 @@ class Searcher:
             for i, p in enumerate(self.passages):
                 self._by_ref.setdefault(str(p.record.unit.ref), []).append(i)
             self._titles = {str(r.unit.ref): r.unit.title for r in records if "." not in r.unit.unit}
-            client = open_client(self.home, url)
-            self._dense = DenseStore(client, self.manifest["collection"])
+            try:
+                client = open_client(self.home, url)
+                self._dense = DenseStore(client, self.manifest["collection"])
+                check_store(self.manifest, self._dense)
+            except IndexMismatch:
+                raise
+            except Exception as e:  # noqa: BLE001 - chromadb raises many types for a damaged store
+                raise IndexMismatch(f"the vector store cannot be read ({type(e).__name__}: {e}); {FIX}") from None
             self._embedder = get_embedder(self.embedder_name)
             self._reranker: Reranker | None = None
             self._reranker_loaded = False

@@ -33,8 +33,8 @@ from pathlib import Path
 from lxml import etree, html
 
 from lexcite.catalog import Catalog, Source, StoreResult, VersionRow
-from lexcite.contract import ParsedAct, Unit
-from lexcite.errors import CatalogError, LexciteError
+from lexcite.contract import CitationRef, ParsedAct, Unit
+from lexcite.errors import CatalogError, CitationError, LexciteError
 from lexcite.ingest._markup import read_html, text_of
 from lexcite.ingest.amendments import (
     AmendingAct,
@@ -79,6 +79,9 @@ class ApplyResult:
     check: ConsolidationCheck | None = None  # when an official consolidation of that date is stored
     outcomes: dict[int, str] = field(default_factory=dict)  # link order -> "applied" / "not applied: …"
     note: str = ""  # why nothing was built
+    # link order -> the date its change applies from: the later of the amending act's entry into force and the
+    # date the (amended) act's application rules set for the changed unit (ingest/dates.py)
+    applies_from: dict[int, str] = field(default_factory=dict)
 
     @property
     def applied(self) -> int:
@@ -713,6 +716,14 @@ def _apply_to_target(catalog: Catalog, amending: AmendingAct, target: str, seqs:
         return res
     source = Source(location=f"{how} (derived by lexcite)", sha256=digest.hexdigest())
     res.version, res.stored = amending.applies_from, catalog.store(derived, source)
+    for i in seqs:
+        unit = amending.instructions[i].link.target_unit
+        try:
+            dates = catalog.unit_dates(CitationRef(target, res.version, unit or ""), amending.language)
+        except CitationError:  # a deleted unit: the deletion takes effect when the amending act does
+            continue
+        if dates is not None and dates.earliest:
+            res.applies_from[i] = dates.earliest
     return res
 
 
@@ -724,16 +735,21 @@ def apply_amending_act(catalog: Catalog, amending: AmendingAct, amending_title: 
     saying why none was built (target not in the catalog, date unknown, a consolidated text
     of that date prevails); the outcome of every link is recorded in the catalog either way.
     """
-    catalog.store_links(amending.act, amending.version, amending.links)
     outcomes = {i: f"not applied: unparsed ({ins.link.reason})"
                 for i, ins in enumerate(amending.instructions) if ins.link.action == "unparsed"}
     results: list[ApplyResult] = []
+    applies_from: dict[int, str] = {}
     for target in amending.targets():
         seqs = [i for i, ins in enumerate(amending.instructions) if ins.link.target_act == target]
         res = _apply_to_target(catalog, amending, target, [i for i in seqs if i not in outcomes], amending_title)
         outcomes.update(res.outcomes)
+        applies_from.update(res.applies_from)
         res.outcomes = {i: outcomes[i] for i in seqs}
         results.append(res)
+    # Stored after the derived versions, whose application rules date each change.
+    catalog.store_links(amending.act, amending.version, [
+        replace(ins.link, applies_from=applies_from.get(i, ins.link.applies_from))
+        for i, ins in enumerate(amending.instructions)])
     catalog.set_link_outcomes(amending.act, amending.version, outcomes)
     return results
 

@@ -53,6 +53,7 @@ from lexcite.ingest._labels import (
 )
 from lexcite.ingest._markup import eurlex_link, norm_space, read_xml, text_of
 from lexcite.ingest._units import UnitCollector
+from lexcite.ingest.dates import formex_divisions
 
 __all__ = [
     "parse_formex",
@@ -702,6 +703,7 @@ def parse_formex(
         doc_kind=doc_kind,
         binding=binding,
         source_url=eurlex_link(celex, lang),
+        divisions=formex_divisions(articles),
     )
 
 

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.unit
 PACKAGE = Path(__file__).resolve().parents[2] / "lexcite"
 # the catalog, the traces database (its own file and schema), and the one helper both open SQLite with
 OWNERS = ("catalog/", "answer/trace.py", "_sqlite.py")
-SQL = re.compile(r"\bimport sqlite3\b|\.execute(?:many)?\(|\bSELECT\b .* \bFROM\b|\bINSERT INTO\b|\bUPDATE \w+ SET\b")
+SQL = re.compile(r"\.execute(?:many|script)?\(|\bSELECT\b .* \bFROM\b|\bINSERT INTO\b|\bUPDATE \w+ SET\b")
 
 
 def test_no_module_outside_the_catalog_runs_sql():

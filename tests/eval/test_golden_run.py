@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 import lexcite.index.calibrate as calibrate_mod
 import lexcite.index.search as search_mod
+from lexcite.eval.golden import load_golden
 from lexcite.eval.golden_run import run_golden
 
 pytestmark = pytest.mark.unit
@@ -17,24 +20,28 @@ class Calibration:
 
 
 class HeldActs:
-    """The one catalog read run_golden makes before evaluating: which acts it holds."""
+    """The catalog side run_golden reads: every act the golden file asks about is held."""
 
-    def __init__(self, acts):
-        self.acts = acts
+    def __init__(self, golden_file):
+        qs = load_golden(golden_file)
+        self.acts = {r.act for q in qs for r in q.expected} | {a for q in qs for a in q.perimeter.acts}
 
     def versions(self):
-        return [type("Version", (), {"act": a})() for a in self.acts]
+        return [SimpleNamespace(act=a) for a in sorted(self.acts)]
+
+    def outside(self, ref, perimeter):
+        return None
 
 
 @pytest.fixture
-def events(monkeypatch, stub_searcher):
+def events(monkeypatch, stub_searcher, golden_file):
     log = []
 
     class OpenSearcher:
         def __init__(self, home=None):
             log.append("open")
             self.manifest = {"thresholds": {}}
-            self.catalog = HeldActs(["32024R1689"])
+            self.catalog = HeldActs(golden_file)
 
         def __enter__(self):
             return self
@@ -72,7 +79,7 @@ def test_questions_about_acts_the_catalog_does_not_hold_are_left_out_and_named(g
              "category": "act_filter", "post_cutoff": False, "split": "test"}
     path = tmp_path / "more.jsonl"
     path.write_text(golden_file.read_text(encoding="utf-8") + json.dumps(extra) + "\n", encoding="utf-8")
-
+    # the events fixture's catalog holds the acts of golden_file only, not the DSA
     base, more = run_golden(golden_file, with_answers=False), run_golden(path, with_answers=False)
 
     assert more.meta["left_out"] == ["cx1"] and base.meta["left_out"] == []
