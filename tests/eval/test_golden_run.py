@@ -69,3 +69,18 @@ def test_calibrate_runs_on_the_evaluated_file_before_the_index_opens(golden_file
     r = run_golden(golden_file, split="test", calibrate=True, with_answers=False)
     assert events == [("calibrate", str(golden_file), {"dev"}), "open"]  # its dev questions only
     assert r.meta["calibration"] == {"threshold": 0.5, "stages": "all"} and r.summary["n"] == 2
+
+
+def test_questions_about_acts_the_catalog_does_not_hold_are_left_out_and_named(golden_file, events, tmp_path):
+    import json
+
+    extra = {"id": "cx1", "question": "What is an online platform?", "expected": ["32022R2065#art_3.pnt_i"],
+             "anchors": [], "key_facts": [], "behavior": "answer", "filters": {"language": "en"},
+             "category": "act_filter", "post_cutoff": False, "split": "test"}
+    path = tmp_path / "more.jsonl"
+    path.write_text(golden_file.read_text(encoding="utf-8") + json.dumps(extra) + "\n", encoding="utf-8")
+    # the events fixture's catalog holds the acts of golden_file only, not the DSA
+    base, more = run_golden(golden_file, with_answers=False), run_golden(path, with_answers=False)
+
+    assert more.meta["left_out"] == ["cx1"] and base.meta["left_out"] == []
+    assert more.summary == base.summary
