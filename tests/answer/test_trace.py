@@ -42,7 +42,7 @@ class TestWhatIsRecorded:
             doc = s.get(answered.trace_id)
         t = doc["trace"]
         assert t["question"] == Q and t["perimeter"]["language"] == "en" and t["as_of"]
-        assert t["generator"] == "extractive" and t["model"] == "extractive-v1"
+        assert t["generator"] == "extractive" and t["model"] == "extractive-v2"
         assert t["params"]["generator_choice"] == "offline extractive (chosen)"
         assert t["lexcite_version"] and t["catalog_state"] == catalog.state()
         assert {(v["act"], v["sha256"]) for v in t["versions"]} == {(v.act, v.sha256) for v in catalog.versions()}
