@@ -42,7 +42,7 @@ from lexcite.answer.verify import Outside, Verification, verify
 from lexcite.catalog import Catalog, UnitRecord
 from lexcite.contract import AmendmentLink, CitationRef, CitedSentence, Conflict, Evidence, Fact, Perimeter
 from lexcite.errors import CitationError
-from lexcite.values import act_label
+from lexcite.values import act_label, read_values
 
 __all__ = ["Amendment", "Notes", "find_amendments", "amendment_notes", "former_conflicts", "render"]
 
@@ -67,6 +67,11 @@ class Notes:
     sentences: tuple[CitedSentence, ...]
     amendments: tuple[Amendment, ...]
     verification: Verification | None = None  # None when there is no note
+
+    def gives(self, kinds: frozenset[str]) -> bool:
+        """Do the notes, verified, give a value of one of these kinds (the date a question asks for)?"""
+        return (self.verification is not None and self.verification.ok
+                and any(v.kind in kinds for s in self.sentences for v in read_values(s.text)))
 
 
 def _below(unit: str, other: str) -> bool:
@@ -229,6 +234,11 @@ def render(a: Amendment) -> str:
     return f"{unit_label(a.target)} was {a.action} by {by}, applicable from {_long_date(a.applies_from)}."
 
 
+def _applies_from(catalog: Catalog, rec: UnitRecord) -> str:
+    dates = catalog.unit_dates(rec.unit.ref, rec.unit.language) if rec.changed_by else None
+    return (dates.earliest if dates is not None else None) or rec.valid_from
+
+
 def _evidence_of(rec: UnitRecord, sid: str) -> Evidence:
     u = rec.unit
     return Evidence(sid=sid, ref=u.ref, title=u.title, text=u.text, status=rec.status, binding=u.binding,
@@ -260,7 +270,9 @@ def amendment_notes(catalog: Catalog, cited: Sequence[CitationRef], evidence: Se
             continue
         evidence.extend(missing)
         sid_of.update((ev.ref, ev.sid) for ev in missing)
-        record_dates.update((r, rec.valid_from) for r, rec in records.items())
+        # the change's date is the current unit's date of application where the catalog read one (a change may
+        # apply later than the amending act's entry into force: catalog/dates.py), else its start in force
+        record_dates.update((r, _applies_from(catalog, rec)) for r, rec in records.items())
         drafts.append(f"{render(a)} [{', '.join(sid_of[r] for r in refs)}]")
         kept.append(a)
     if not drafts:

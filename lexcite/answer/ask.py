@@ -29,11 +29,13 @@ from typing import Any
 
 from lexcite import config
 from lexcite.answer.amended import amendment_notes, former_conflicts
+from lexcite.answer.answerable import VALUE_NOT_STATED
 from lexcite.answer.answerable import check as check_answerable
 from lexcite.answer.conflicts import Relations, find_conflicts
 from lexcite.answer.draft import Generator
 from lexcite.answer.evidence import build_evidence, no_evidence_answer, refused_answer
 from lexcite.answer.numeric import bind_values
+from lexcite.answer.timing import asks_when, timing_notes
 from lexcite.answer.trace import AskRecord, TraceStore, catalog_problems, sha256_text, versions_in_scope
 from lexcite.answer.verify import check_values, verify
 from lexcite.catalog import Catalog
@@ -204,7 +206,15 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
     # Refuse only when the law is silent, decided here from what the admitted units state (answer/answerable.py).
     verdict = check_answerable(question, evidence, _act_names(catalog))
     rec.params["answerability"] = verdict.to_dict()
-    if not verdict.answerable:
+
+    def outside(ref: CitationRef) -> str | None:  # the catalog's word on a unit, by the one perimeter rule
+        return catalog.outside(ref, perimeter)
+
+    wanted = cues(question).value_kinds()
+    # "When must we comply with X?": the date is in the catalog's record of X's provisions (answer/timing.py),
+    # set by the act's final provisions, even where no admitted sentence states it
+    if not verdict.answerable and not (verdict.rule == VALUE_NOT_STATED and asks_when(question) and timing_notes(
+            catalog, question, (), evidence, perimeter, outside).gives(wanted)):
         raise _Refused(_sentence(verdict.reason), [verdict.rule], evidence)
     facts = catalog.facts(refs=[e.ref for e in evidence], language=perimeter.language)
     t = time.perf_counter()
@@ -219,9 +229,6 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
     if draft.refused:
         raise _Refused(_sentence(draft.reason), [*flags, "generator_refused"], evidence)
 
-    def outside(ref: CitationRef) -> str | None:  # the catalog's word on a unit, by the one perimeter rule
-        return catalog.outside(ref, perimeter)
-
     t = time.perf_counter()
     checked = verify(draft.text, evidence, outside)
     timings["verify"] = time.perf_counter() - t
@@ -230,10 +237,15 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
         raise _Refused(f"The generated answer was not shown: {checked.reason}.", [*flags, *checked.flags], evidence,
                        verdicts)
     sentences = checked.sentences
-    wanted = cues(question).value_kinds()
+    # Cited provisions in force but not applicable on the perimeter's date, and "when" questions: the dates the
+    # law sets, cited to the units that set them (answer/timing.py), rendered from the catalog and verified.
+    timing = timing_notes(catalog, question, [r for s in sentences for r in s.refs], evidence, perimeter, outside)
     if wanted:
-        # "Is X banned, and since when?" asks two things: the answer to the first stands without the value
+        # "Is X banned, and since when?" asks two things: the answer to the first stands without the value;
+        # and the date asked may be the timing note's
         bound = bind_values(sentences, facts, frozenset() if value_secondary(question) else wanted)
+        if not bound.ok and timing.gives(wanted):
+            bound = bind_values(sentences, facts, frozenset())
         rec.bindings = [b.to_dict() for b in bound.bindings]
         if not bound.ok:
             raise _Refused(_sentence(bound.reason), [*flags, *bound.flags], evidence, verdicts)
@@ -259,7 +271,7 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
     # when, in sentences rendered and verified here (a unit they cite that retrieval did not admit joins the
     # evidence), and keep the text the amendment replaced as former.
     cited = [r for s in (*sentences, *shown) for r in s.refs]
-    notes = amendment_notes(catalog, cited, evidence, perimeter, outside)
+    notes = amendment_notes(catalog, cited, timing.evidence, perimeter, outside)
     if notes.verification is not None:
         offset = len(sentences)
         verdicts += tuple(replace(v, index=v.index + offset) for v in notes.verification.verdicts)
@@ -267,10 +279,17 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
             raise _Refused(f"The note on an amended provision was not shown: {notes.verification.reason}.",
                            [*flags, "amended", *notes.verification.flags], notes.evidence, verdicts)
         flags.append("amended")
+    if timing.verification is not None:
+        offset = len(sentences) + len(notes.sentences)
+        verdicts += tuple(replace(v, index=v.index + offset) for v in timing.verification.verdicts)
+        if not timing.verification.ok:
+            raise _Refused(f"The note on when a provision applies was not shown: {timing.verification.reason}.",
+                           [*flags, "timing", *timing.verification.flags], notes.evidence, verdicts)
+        flags.append("timing")
     conflicts += former_conflicts(question, notes.amendments, catalog, perimeter.language, answer_kinds, conflicts)
     return Answer(
         question=question,
-        sentences=sentences + notes.sentences + shown,
+        sentences=sentences + notes.sentences + timing.sentences + shown,
         evidence=notes.evidence,
         conflicts=conflicts,
         verdicts=verdicts,

@@ -129,12 +129,16 @@ class ClaudeGenerator:
             return self._failed(prompt, params, f"{type(e).__name__}: {e}")
         except ValueError as e:  # a body that is not JSON escapes the SDK as JSONDecodeError
             return self._failed(prompt, params, f"malformed response: {type(e).__name__}: {e}")
-        text = "".join(getattr(b, "text", "") for b in msg.content if getattr(b, "type", "") == "text")
-        usage = msg.usage.model_dump() if getattr(msg, "usage", None) is not None else {}
-        base = {"prompt": prompt, "model": msg.model or self.model, "params": params, "usage": usage}
-        if msg.stop_reason == "max_tokens":
+        try:
+            text, stop_reason = _well_formed(msg)
+        except ValueError as e:  # an HTML page, another JSON shape, a cut body: the SDK hands it over as is
+            return self._failed(prompt, params, f"malformed response: {e}")
+        usage = msg.usage.model_dump() if hasattr(getattr(msg, "usage", None), "model_dump") else {}
+        model = msg.model if isinstance(getattr(msg, "model", None), str) and msg.model else self.model
+        base = {"prompt": prompt, "model": model, "params": params, "usage": usage}
+        if stop_reason == "max_tokens":
             return Draft(text, refused=True, reason=_CUT_OFF, flags=("generator_truncated",), **base)
-        if msg.stop_reason == "refusal":
+        if stop_reason == "refusal":
             return Draft(text, refused=True, reason=_DECLINED, flags=("generator_declined",), **base)
         said = refusal_reason(text)
         if said is not None:  # the model's own reason, when it gave one that states no value
@@ -145,3 +149,28 @@ class ClaudeGenerator:
     def _failed(self, prompt: str, params: dict[str, Any], error: str) -> Draft:
         return Draft("", refused=True, reason=PROVIDER_FAILED, prompt=prompt, model=self.model, params=params,
                      flags=("generator_error",), error=error)
+
+
+_SKIPPED_BLOCKS = ("thinking", "redacted_thinking")  # adaptive thinking: not part of the answer
+
+
+def _well_formed(msg: object) -> tuple[str, str]:
+    """The answer text and stop reason of a well-formed Messages response; ValueError for anything else."""
+    content = getattr(msg, "content", None)
+    if not isinstance(content, list):
+        raise ValueError(f"a {type(msg).__name__} without a list of content blocks")
+    stop_reason = getattr(msg, "stop_reason", None)
+    if not isinstance(stop_reason, str):
+        raise ValueError("no stop_reason: the response is not a complete message")
+    texts = []
+    for block in content:
+        kind = getattr(block, "type", None)
+        if kind in _SKIPPED_BLOCKS:
+            continue
+        value = getattr(block, "text", None)
+        if kind != "text" or not isinstance(value, str):
+            raise ValueError(f"a content block of type {kind!r} where text was expected")
+        texts.append(value)
+    if not texts and stop_reason != "refusal":
+        raise ValueError("no text block in the response")
+    return "".join(texts), stop_reason

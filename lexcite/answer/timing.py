@@ -6,11 +6,12 @@ rendered here, in code, never by a generator, when
 
 * on the perimeter's date (as_of, else today) the provision is in force but does not apply yet::
 
-      Article 26 of Regulation (EU) 2024/1689 is in force but does not apply yet: it applies from
-      2 December 2027 as regards AI systems classified as high-risk pursuant to Article 6(2) and
-      Annex III, and from 2 August 2028 as regards … (Article 113, point (c)). [S1, S4]
+      Article 26 of Regulation (EU) 2024/1689 is in force but applies only from 2 December 2027 as
+      regards AI systems classified as high-risk pursuant to Article 6(2) and Annex III, and from
+      2 August 2028 as regards … (Article 113, point (c)). [S1, S4]
 
-* or no longer applies ("… no longer applies: it applied until …");
+  (worded without a negation: the verifier refuses one the cited text lacks);
+* or no longer applies ("… applied only until …");
 * or the question asks when (cues "when", "apply from", "comply", "deadline"): the date the provision
   applies from, and when it entered into force if asked.
 
@@ -35,11 +36,14 @@ from lexcite.contract import CitationRef, CitedSentence, Evidence, Perimeter
 from lexcite.errors import CitationError
 from lexcite.ingest.dates import Dated, UnitDates
 from lexcite.question import cues
+from lexcite.values import act_label
 
-__all__ = ["Timing", "asks_when", "asks_entry_into_force", "timing_sentence", "timing_notes"]
+__all__ = ["Timing", "asks_when", "asks_entry_into_force", "timing_sentence", "act_sentence", "timing_notes"]
 
-_WHEN = re.compile(r"\b(?:when|by when|from when|since when|until when|what date|which date|dates?|deadline|"
-                   r"timeline|apply|applies|applicable|application|comply|compliance|in force|start)\b", re.I)
+# asking when a provision applies or is in force; not "by when must X be done" (a deadline the text itself sets)
+_WHEN = re.compile(r"\b(?:from when|since when|until when|(?:from|since) (?:what|which) date|appl(?:y|ies|icable|"
+                   r"ication)|comply|compliance|complied|in force|enter(?:s|ed)? into force|entry into force|"
+                   r"start(?:s|ed)? to|begin(?:s)? to|take(?:s)? effect|binding)\b", re.I)
 _EIF = re.compile(r"\b(?:enter(?:s|ed)? into force|entry into force|in force)\b", re.I)
 
 
@@ -86,23 +90,29 @@ def timing_sentence(t: Timing, day: str, question: str = "") -> tuple[str, list[
     if len(applies) != len(d.applies_from) or not applies:
         if not asks_when(question):
             return None
-        why = next((x.said for x in d.applies_from if not x.date), "")
-        return (f"When {label} applies could not be read from the act's final provisions"
-                f"{': ' + _strip_values(why) if why else ''}.", [t.ref])
+        # said in words without a negation (the verifier checks polarity against the cited text)
+        return (f"The date from which {label} applies is unknown to lexcite: its act's final provisions set it "
+                "in words lexcite leaves unread.", [t.ref])
+    linked = [x for x in d.notes if x.date and x.set_by is not None]
+    if linked and t.ref.unit.startswith("anx_"):  # an annex takes the dates of the provisions a rule links to it
+        return (f"For {label}, {_by(_setters(linked), t.ref)[1:-1]} sets the date of application: from "
+                f"{_cases(linked)}.", [t.ref, *_setters(linked)])
+    # a further case with a date of its own ("from 12 September 2027 to contracts concluded on or before …")
+    applies = applies + linked
     until = d.applies_until
     if until is not None and until.date and day >= until.date and until.set_by is not None:
-        return (f"{label} no longer applies: it applied until {_long_date(until.date)} {_by([until.set_by], t.ref)}.",
+        return (f"{label} applied only until {_long_date(until.date)} {_by([until.set_by], t.ref)}.",
                 [t.ref, until.set_by])
     pending = [x for x in applies if (x.date or "") > day]
     setters = _setters(applies)
     if not setters:
         return None
     if pending and len(pending) == len(applies):
-        return (f"{label} is in force but does not apply yet: it applies from {_cases(applies)} "
+        return (f"{label} is in force but applies only from {_cases(applies)} "
                 f"{_by(setters, t.ref)}.", [t.ref, *setters])
     if pending:  # some cases apply already, others not yet
-        return (f"{label} applies from {_cases(applies)} {_by(setters, t.ref)}; not every case applies yet.",
-                [t.ref, *setters])
+        return (f"{label} applies from {_cases(applies)} {_by(setters, t.ref)}; the later of these dates is "
+                "still to come.", [t.ref, *setters])
     if not asks_when(question):
         return None
     sentence = f"{label} applies from {_cases(applies)} {_by(setters, t.ref)}."
@@ -115,9 +125,34 @@ def timing_sentence(t: Timing, day: str, question: str = "") -> tuple[str, list[
     return sentence, list(dict.fromkeys(cited))
 
 
-def _strip_values(text: str) -> str:
-    """A reason in words only (a reference inside it would need a citation of its own)."""
-    return re.sub(r"\s+", " ", re.sub(r"\bart_\w+", "this article", text)).strip()
+class _Instructions:
+    """The units of amending acts that give amendment instructions, read once per question."""
+
+    def __init__(self, catalog: object):
+        self.catalog = catalog
+        self._by_act: dict[str, list[CitationRef]] = {}
+
+    def gives(self, ref: CitationRef) -> bool:
+        if ref.act not in self._by_act:
+            self._by_act[ref.act] = [link.amending for link, _ in
+                                     self.catalog.links(amending_act=ref.act)]  # type: ignore[attr-defined]
+        return any(a.on_branch(ref) for a in self._by_act[ref.act])
+
+
+def _in_final_article(ref: CitationRef, act_dates: tuple[Dated, Dated]) -> bool:
+    eif = act_dates[0].set_by
+    return eif is not None and eif.unit.split(".")[0] == ref.unit.split(".")[0]
+
+
+def act_sentence(ref: CitationRef, eif: Dated, general: Dated) -> tuple[str, list[CitationRef]] | None:
+    """'Regulation (EU) 2016/679 entered into force on 24 May 2016 (Article 99(1)) and applies from 25 May 2018
+    (Article 99(2)).'"""
+    if not (eif.date and eif.set_by and general.date and general.set_by):
+        return None
+    act = act_label(ref.act) or ref.act
+    return (f"{act} entered into force on {_long_date(eif.date)} {_by([eif.set_by], ref)} and applies from "
+            f"{_long_date(general.date)} {_by([general.set_by], ref)}.", list(dict.fromkeys([eif.set_by,
+                                                                                             general.set_by])))
 
 
 def _provision(ref: CitationRef) -> CitationRef:
@@ -137,18 +172,32 @@ def timing_notes(catalog: object, question: str, cited: Sequence[CitationRef], e
     drafts: list[str] = []
     said: set[str] = set()
     record_dates: dict[CitationRef, str] = {}
-    for ref in dict.fromkeys(cited):
+    instructions = _Instructions(catalog)
+    cited = list(dict.fromkeys(cited))
+    # A "when" question is about the provisions the evidence holds, cited or not: their dates answer it.
+    candidates = cited + [e.ref for e in evidence if e.ref not in cited] if asks_when(question) else cited
+    for ref in candidates:
         if len(drafts) >= limit:
             break
         dates = catalog.unit_dates(ref, perimeter.language)  # type: ignore[attr-defined]
         if dates is None:
             continue
-        out = timing_sentence(Timing(ref, dates), day, question)
+        act_dates = catalog.act_dates(ref.act, ref.version, perimeter.language or "en")  # type: ignore[attr-defined]
+        final = act_dates is not None and _in_final_article(ref, act_dates)
+        if act_dates is not None and (final or asks_entry_into_force(question)):
+            # the article that sets the dates, or a question about entry into force: the act's own dates
+            out = act_sentence(ref, *act_dates) if asks_when(question) else None
+        elif ref.unit.startswith("rct_") or instructions.gives(ref):
+            continue  # a recital states reasons and an amending instruction changes another act: neither applies
+        else:
+            out = timing_sentence(Timing(ref, dates), day, question)
         if out is None:
             continue
         text, refs = out
-        # one sentence per provision and dates: points (a) and (b) of one article that apply alike say it once
-        key = re.sub(re.escape(unit_label(ref)), unit_label(_provision(ref)), text)
+        # one sentence per provision and dates: points (a) and (b) of one article that apply alike say it once;
+        # of the units only in the evidence, one per date and setting unit
+        dates_only = text.replace(unit_label(ref), "")
+        key = re.sub(re.escape(unit_label(ref)), unit_label(_provision(ref)), text) if ref in cited else dates_only
         if key in said:
             continue
         try:
@@ -161,9 +210,10 @@ def timing_notes(catalog: object, question: str, cited: Sequence[CitationRef], e
             continue  # invariant 1: a unit outside the perimeter is never cited
         evidence.extend(missing)
         sid_of.update((ev.ref, ev.sid) for ev in missing)
-        if dates.in_force_from.date and dates.in_force_from.set_by in records:
-            record_dates[dates.in_force_from.set_by] = dates.in_force_from.date
-        said.add(key)
+        for eif in (dates.in_force_from, *(act_dates or ())[:1]):
+            if eif.date and eif.set_by in records:
+                record_dates[eif.set_by] = eif.date
+        said.update((key, dates_only))
         drafts.append(f"{text} [{', '.join(sid_of[r] for r in refs)}]")
     if not drafts:
         return Notes(tuple(evidence), (), ())

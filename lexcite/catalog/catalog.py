@@ -20,7 +20,9 @@ from typing import Any
 from lexcite import config
 from lexcite._sqlite import connect, transaction
 from lexcite.catalog import _rows
-from lexcite.catalog.schema import migrate
+from lexcite.catalog._validity import restatus
+from lexcite.catalog.dates import entry_into_force_of, unit_dates_of, version_dates, write_dates
+from lexcite.catalog.schema import check_tables, damaged, migrate
 from lexcite.contract import (
     STATUSES,
     AmendmentLink,
@@ -32,6 +34,7 @@ from lexcite.contract import (
     VersionRow,
 )
 from lexcite.errors import CatalogError, CitationError
+from lexcite.ingest.dates import Dated, UnitDates
 
 __all__ = ["Catalog", "Source", "StoreResult", "FetchRecord"]
 
@@ -62,6 +65,7 @@ class StoreResult:
     action: str  # "new", "updated", "unchanged"
     counts: dict[str, int]
     changed_units: tuple[str, ...] = ()  # ids added, removed or whose text changed
+    lost: tuple[str, ...] = ()  # stored ids the new text lacks (only with an explicit replace)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,6 +76,7 @@ class StoreResult:
             "action": self.action,
             "units": self.counts,
             "changed_units": len(self.changed_units),
+            **({"lost_units": list(self.lost)} if self.lost else {}),
         }
 
 
@@ -92,8 +97,12 @@ class Catalog:
 
     def __init__(self, path: Path | None = None):
         self.path = path or config.home() / "catalog.sqlite"
-        self.conn = connect(self.path, wal=True)
-        migrate(self.conn, self.path)
+        try:
+            self.conn = connect(self.path, wal=True)
+            migrate(self.conn, self.path)
+            check_tables(self.conn, self.path)
+        except sqlite3.DatabaseError as e:
+            raise damaged(self.path, e) from None
 
     def close(self) -> None:
         self.conn.close()
@@ -145,21 +154,20 @@ class Catalog:
         if status is not None and status not in STATUSES:
             raise CatalogError(f"status {status!r} is not one of {', '.join(STATUSES)}")
         key = (parsed.act, parsed.version, parsed.language)
-        old = self.conn.execute(
-            "SELECT id, sha256, status, status_pinned FROM versions WHERE act=? AND version=? AND language=?",
-            key,
-        ).fetchone()
         counts = parsed.counts()
-        if old is not None and old["sha256"] == source.sha256 and (status is None or status == old["status"]):
-            return StoreResult(*key, parsed.format, "unchanged", counts)
-
-        old_texts: dict[str, str] = {}
-        if old is not None:
-            old_texts = dict(
-                self.conn.execute("SELECT unit, text FROM units WHERE version_id=?", (old["id"],)).fetchall()
-            )
         changed_by = dict(parsed.changed_units)
+        # The stored row is read inside the write transaction: two processes storing the same
+        # expression serialise here, and the second sees what the first stored.
         with self.transaction() as c:
+            old = c.execute(
+                "SELECT id, sha256, status, status_pinned FROM versions WHERE act=? AND version=? AND language=?",
+                key,
+            ).fetchone()
+            if old is not None and old["sha256"] == source.sha256 and (status is None or status == old["status"]):
+                return StoreResult(*key, parsed.format, "unchanged", counts)
+            old_texts: dict[str, str] = {}
+            if old is not None:
+                old_texts = dict(c.execute("SELECT unit, text FROM units WHERE version_id=?", (old["id"],)).fetchall())
             c.execute(
                 "INSERT INTO acts (celex, title, doc_kind, binding) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT(celex) DO UPDATE SET title=excluded.title, doc_kind=excluded.doc_kind, "
@@ -170,7 +178,7 @@ class Catalog:
                 parsed.format,
                 status or "current",
                 int(status is not None),
-                valid_from or parsed.version,
+                valid_from or entry_into_force_of(parsed) or parsed.version,
                 int(parsed.binding),
                 parsed.title,
                 source.location,
@@ -184,13 +192,14 @@ class Catalog:
                 _now(),
                 json.dumps(list(parsed.modified_by)),
                 json.dumps(list(access_tags)),
+                json.dumps([list(d) for d in parsed.divisions]),
             )
             if old is None:
                 cur = c.execute(
                     "INSERT INTO versions (format, status, status_pinned, valid_from, binding, title, source, "
                     "source_url, sha256, raw_path, etag, last_modified, headers, fetched_at, ingested_at, "
-                    "modified_by, access_tags, act, version, language) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "modified_by, access_tags, divisions, act, version, language) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (*row, *key),
                 )
                 version_id = cur.lastrowid
@@ -199,7 +208,7 @@ class Catalog:
                 c.execute(
                     "UPDATE versions SET format=?, status=?, status_pinned=?, valid_from=?, binding=?, title=?, "
                     "source=?, source_url=?, sha256=?, raw_path=?, etag=?, last_modified=?, headers=?, "
-                    "fetched_at=?, ingested_at=?, modified_by=?, access_tags=? WHERE id=?",
+                    "fetched_at=?, ingested_at=?, modified_by=?, access_tags=?, divisions=? WHERE id=?",
                     (*row, version_id),
                 )
                 c.execute("DELETE FROM units WHERE version_id=?", (version_id,))
@@ -225,28 +234,13 @@ class Catalog:
                     progress(i + 1, total)
             c.execute("DELETE FROM facts WHERE version_id=?", (version_id,))
             c.executemany(_rows.INSERT_FACTS, _rows.fact_rows(version_id, parsed.units))
-            self._restatus(parsed.act, parsed.language)
+            write_dates(c, version_id)
+            restatus(c, parsed.act, parsed.language)
         new_texts = {u.unit: u.text for u in parsed.units}
         changed = tuple(
             sorted(k for k in old_texts.keys() | new_texts.keys() if old_texts.get(k) != new_texts.get(k))
         )
         return StoreResult(*key, parsed.format, "new" if old is None else "updated", counts, changed)
-
-    def _restatus(self, act: str, language: str) -> None:
-        """The latest version (by validity start) is current; each earlier one ends where the next begins."""
-        rows = self.conn.execute(
-            "SELECT id, valid_from, status, status_pinned FROM versions WHERE act=? AND language=? "
-            "ORDER BY valid_from, version",
-            (act, language),
-        ).fetchall()
-        live = [r for r in rows if not (r["status_pinned"] and r["status"] == "draft")]
-        for i, r in enumerate(live):
-            nxt = live[i + 1]["valid_from"] if i + 1 < len(live) else None
-            if r["status_pinned"]:
-                status = r["status"]
-            else:
-                status = "current" if nxt is None else "superseded"
-            self.conn.execute("UPDATE versions SET status=?, valid_to=? WHERE id=?", (status, nxt, r["id"]))
 
     def set_unit_validity(self, ref: CitationRef, language: str, valid_from: str | None, valid_to: str | None,
                           changed_by: str | None) -> None:
@@ -297,6 +291,26 @@ class Catalog:
             hint = "" if ref.version else " (no current version holds it; give @YYYY-MM-DD)"
             raise CitationError(f"{ref}: no such unit in the catalog{hint}; see `lexcite acts`")
         return _rows.unit_record(rows[0])
+
+    def unit_dates(self, ref: CitationRef | str, language: str | None = None) -> UnitDates | None:
+        """When the unit a reference names is in force and applies, each date with the unit that sets it
+        (lexcite/catalog/dates.py); None for a unit stored without dates."""
+        rec = self.resolve(ref, language)
+        u = rec.unit
+        row = self.conn.execute("SELECT id FROM versions WHERE act=? AND version=? AND language=?",
+                                (u.act, u.version, u.language)).fetchone()
+        return unit_dates_of(self.conn, row["id"], u.unit)
+
+    def version_dates(self, version_id: int) -> tuple[Dated, Dated] | None:
+        """(entry into force, general date of application) of the act, as one stored version says; None when
+        not read."""
+        return version_dates(self.conn, version_id)
+
+    def act_dates(self, act: str, version: str, language: str) -> tuple[Dated, Dated] | None:
+        """`version_dates` of the version `act@version` in `language`."""
+        row = self.conn.execute("SELECT id FROM versions WHERE act=? AND version=? AND language=?",
+                                (act, version, language)).fetchone()
+        return version_dates(self.conn, row["id"]) if row else None
 
     def outside(self, ref: CitationRef, perimeter: Perimeter) -> str | None:
         """Why the unit `ref` names is outside `perimeter`, by its stored record (`Perimeter.rejects`); None inside."""
@@ -401,6 +415,29 @@ class Catalog:
         return [tuple(r) for r in self.conn.execute(
             f"SELECT DISTINCT amending_act, amending_version FROM amendments "
             f"WHERE target_act IN ({','.join('?' * len(targets))})", targets).fetchall()]
+
+    # -- official consolidation vs derived version (lexcite/ingest/consolidation.py) -------------------------
+
+    def store_consolidation_check(self, act: str, version: str, language: str, result: dict[str, Any]) -> bool:
+        """Keep the comparison of an official consolidated version with the derived one; the same result
+        writes nothing (invariant 5). True if written."""
+        text = json.dumps(result, ensure_ascii=False, sort_keys=True)
+        old = self.conn.execute("SELECT result FROM consolidation_checks WHERE act=? AND version=? AND language=?",
+                                (act, version, language)).fetchone()
+        if old is not None and old["result"] == text:
+            return False
+        with self.transaction() as c:
+            c.execute("INSERT INTO consolidation_checks (act, version, language, result, checked_at) "
+                      "VALUES (?, ?, ?, ?, ?) ON CONFLICT(act, version, language) DO UPDATE SET "
+                      "result=excluded.result, checked_at=excluded.checked_at",
+                      (act, version, language, text, _now()))
+        return True
+
+    def consolidation_checks(self, act: str) -> list[dict[str, Any]]:
+        """The stored comparisons for `act`, latest version first (each with its `checked_at`)."""
+        rows = self.conn.execute("SELECT result, checked_at FROM consolidation_checks WHERE act=? "
+                                 "ORDER BY version DESC, language", (act,)).fetchall()
+        return [{**json.loads(r["result"]), "checked_at": r["checked_at"]} for r in rows]
 
     # -- small reads ------------------------------------------------------------------------------------------
 

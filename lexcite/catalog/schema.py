@@ -12,6 +12,7 @@ from pathlib import Path
 
 from lexcite._sqlite import Migrations, run_script
 from lexcite.catalog._rows import INSERT_FACTS, RECORD_SQL, fact_rows, unit_record
+from lexcite.catalog.dates import backfill_dates
 from lexcite.errors import CatalogError
 
 __all__ = ["MIGRATIONS", "migrate"]
@@ -131,6 +132,45 @@ def m003_amendments(db: sqlite3.Connection) -> None:
     """)
 
 
+@MIGRATIONS
+def m004_dates(db: sqlite3.Connection) -> None:
+    """When each unit is in force and applies, read from its act's final provisions (lexcite/ingest/dates.py),
+    each date with the unit that sets it; versions already stored get theirs now (and an original text's
+    validity starts at its entry into force, no longer at its publication)."""
+    run_script(db, """
+    ALTER TABLE versions ADD COLUMN divisions TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE versions ADD COLUMN entry_into_force TEXT;
+    ALTER TABLE versions ADD COLUMN entry_into_force_by TEXT;
+    ALTER TABLE versions ADD COLUMN applies_from TEXT;
+    ALTER TABLE versions ADD COLUMN applies_from_by TEXT;
+    ALTER TABLE versions ADD COLUMN dates_said TEXT;
+    ALTER TABLE units ADD COLUMN in_force_from TEXT;
+    ALTER TABLE units ADD COLUMN in_force_by TEXT;
+    ALTER TABLE units ADD COLUMN applies_from TEXT;
+    ALTER TABLE units ADD COLUMN applies_from_by TEXT;
+    ALTER TABLE units ADD COLUMN applies_until TEXT;
+    ALTER TABLE units ADD COLUMN applies_until_by TEXT;
+    ALTER TABLE units ADD COLUMN dates TEXT
+    """)
+    backfill_dates(db)
+
+
+@MIGRATIONS
+def m_consolidation_checks(db: sqlite3.Connection) -> None:
+    """An official consolidated version against the version lexcite derived for the same date
+    (lexcite/ingest/consolidation.py): one row per act, version and language, the result as JSON."""
+    run_script(db, """
+    CREATE TABLE consolidation_checks (
+        act TEXT NOT NULL,
+        version TEXT NOT NULL,
+        language TEXT NOT NULL,
+        result TEXT NOT NULL,
+        checked_at TEXT NOT NULL,
+        PRIMARY KEY (act, version, language)
+    );
+    """)
+
+
 def migrate(conn: sqlite3.Connection, path: Path) -> list[str]:
     """Bring the catalog at `path` up to date; returns the steps that ran.
 
@@ -149,3 +189,20 @@ def migrate(conn: sqlite3.Connection, path: Path) -> list[str]:
     # Kept at the numbered steps' count, so a lexcite from before named steps still opens this catalog.
     conn.execute(f"PRAGMA user_version = {_NUMBERED_STEPS}")
     return ran
+
+
+_TABLES = ("acts", "versions", "units", "fetches", "facts", "amendments")
+
+
+def damaged(path: Path, error: BaseException) -> CatalogError:
+    """The one message for a catalog SQLite cannot read: what failed, and the way back."""
+    return CatalogError(f"{path}: the catalog is damaged ({error}); nothing was changed. Restore it from a "
+                        "copy, or move it away and ingest the documents again (`lexcite refresh`, `lexcite ingest`)")
+
+
+def check_tables(conn: sqlite3.Connection, path: Path) -> None:
+    """Every table the catalog relies on is there (a table dropped by hand is named, not a traceback later)."""
+    have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    missing = [t for t in _TABLES if t not in have]
+    if missing:
+        raise damaged(path, sqlite3.DatabaseError(f"table {', '.join(missing)} missing"))

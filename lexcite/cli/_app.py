@@ -7,6 +7,7 @@ other exception is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 from typing import Annotated
 
@@ -15,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn
 
+from lexcite import config
 from lexcite.errors import LexciteError
 
 __all__ = ["app", "out", "err", "progress", "main"]
@@ -45,6 +47,12 @@ def main() -> None:
             raise
         # One plain line, never wrapped, so it can be grepped and logged.
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+        sys.exit(1)
+    except sqlite3.DatabaseError as e:  # a store damaged after it was opened (a bad page met mid-query)
+        if _state["debug"]:
+            raise
+        print(f"error: a lexcite database under {config.home()} is damaged ({e}); restore it from a copy, "
+              "or move it away and ingest again", file=sys.stderr)
         sys.exit(1)
     except click.exceptions.Abort:
         sys.exit(130)

@@ -15,13 +15,28 @@ from typing import Any
 from lexcite import config
 from lexcite.catalog import Catalog
 from lexcite.contract import CitationRef
-from lexcite.errors import CitationError
+from lexcite.errors import CitationError, ConfigError
 from lexcite.eval import answers as am
 from lexcite.eval.baselines import claude_no_rag
-from lexcite.eval.golden import load_golden
+from lexcite.eval.golden import default_golden_path, load_golden
 from lexcite.eval.run import EvalResult, evaluate
 
-__all__ = ["run_golden", "catalog_record_date"]
+__all__ = ["run_golden", "calibrate_on", "catalog_record_date"]
+
+
+def calibrate_on(golden: Path | None = None, **kw: Any) -> Any:
+    """Calibrate the index on the dev split of a golden file (default: data/golden/golden.jsonl);
+    `kw` go to index.calibrate.calibrate. Returns its Calibration.
+
+    Raises:
+        ConfigError: no such golden file, or no dev question in it.
+    """
+    from lexcite.index.calibrate import calibrate
+
+    path = golden or default_golden_path()
+    if not path.exists():
+        raise ConfigError(f"no golden set at {path}; give one with --golden FILE")
+    return calibrate(load_golden(path, split="dev"), str(path), **kw)
 
 
 def catalog_record_date(catalog: Catalog) -> Callable[[CitationRef], str | None]:
@@ -63,20 +78,22 @@ def run_golden(
     questions = load_golden(golden, split)
     calibration: dict[str, Any] | None = None
     if calibrate:
-        from lexcite.index.calibrate import calibrate as recalibrate
-
-        calibration = recalibrate(golden, home=home).to_dict()
+        calibration = calibrate_on(golden, home=home).to_dict()
     model = config.claude_model()
     no_rag = claude_no_rag(api_key, model) if api_key and with_answers else None
     with Searcher(home) as searcher:
         stored = searcher.manifest.get("thresholds", {}).get(stages_key(Stages()))
         records = am.independent_support(catalog_record_date(searcher.catalog))
+        # As in calibration: a question about acts the catalog does not hold grades nothing here.
+        held = {v.act for v in searcher.catalog.versions()}
+        left_out = [q.id for q in questions if q.answerable and not q.asks_about(held)]
+        questions = [q for q in questions if q.id not in left_out]
         result = evaluate(questions, searcher, k, with_answers, outside=lambda ref, p: searcher.catalog.outside(ref, p),
                           records=records, no_rag=no_rag, as_of=as_of, on_question=on_question)
     generators = Counter(r["answer"]["generator"] for r in result.rows if r.get("answer") and r["answer"]["generator"])
     result.meta.update(golden=str(golden), split=split, as_of=as_of, calibrated=calibrate,
                        calibration=calibration or stored, generator=", ".join(generators) or None,
-                       no_rag_model=model if no_rag else None)
+                       no_rag_model=model if no_rag else None, left_out=left_out)
     if report_dir is not None:
         from lexcite.eval.report import write_report
 

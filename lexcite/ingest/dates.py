@@ -21,14 +21,19 @@ the chapter/section each article lies in, read from the markup by `article_divis
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from pathlib import Path
 
 from lxml import etree
 
 from lexcite.contract import CitationRef, Unit
+from lexcite.errors import LexciteError
+from lexcite.ingest._markup import read_html
 from lexcite.values import read_values
 
 __all__ = [
@@ -43,6 +48,9 @@ __all__ = [
     "unit_dates",
     "dates_of",
     "article_divisions",
+    "formex_divisions",
+    "divisions_from_file",
+    "amended",
     "later",
 ]
 
@@ -91,12 +99,45 @@ class UnitDates:
     applies_from: tuple[Dated, ...]  # several when the date differs by case; the earliest first
     applies_until: Dated | None = None
     notes: tuple[Dated, ...] = field(default_factory=tuple)  # conditions without a date of their own
+    # a text an amending act enacted: the day the text it replaced stopped applying (= the new text's start)
+    former_until: Dated | None = None
 
     @property
     def earliest(self) -> str | None:
         """The first day some of the unit applies; None when unknown."""
         known = [d.date for d in self.applies_from if d.date]
         return min(known) if known and len(known) == len(self.applies_from) else None
+
+    @property
+    def first(self) -> Dated:
+        """The earliest case (what the catalog's `applies_from` column holds)."""
+        return min(self.applies_from, key=lambda d: d.date or "0000")
+
+    def to_json(self) -> str:
+        return json.dumps({
+            "in_force_from": _dated_dict(self.in_force_from),
+            "applies_from": [_dated_dict(d) for d in self.applies_from],
+            "applies_until": _dated_dict(self.applies_until) if self.applies_until else None,
+            "notes": [_dated_dict(d) for d in self.notes],
+            "former_until": _dated_dict(self.former_until) if self.former_until else None,
+        }, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> UnitDates:
+        d = json.loads(text)
+        return cls(_dated(d["in_force_from"]), tuple(_dated(x) for x in d["applies_from"]),
+                   _dated(d["applies_until"]) if d.get("applies_until") else None,
+                   tuple(_dated(x) for x in d.get("notes", ())),
+                   _dated(d["former_until"]) if d.get("former_until") else None)
+
+
+def _dated_dict(d: Dated) -> dict[str, str | None]:
+    return {"date": d.date, "set_by": str(d.set_by) if d.set_by else None, "said": d.said, "condition": d.condition}
+
+
+def _dated(d: dict[str, str | None]) -> Dated:
+    by = d.get("set_by")
+    return Dated(d.get("date"), CitationRef.parse(by) if by else None, d.get("said") or "", d.get("condition") or "")
 
 
 def _ordinal_number(words: str) -> int | None:
@@ -474,6 +515,10 @@ def unit_dates(units: Sequence[Unit], dates: ActDates, divisions: Mapping[str, s
                 dates.entry_into_force.date, dates.entry_into_force.set_by,
                 "the act's provisions on its entry into force and application apply from its entry into force"),))
             continue
+        if u.kind == "recital":
+            out[u.unit] = UnitDates(dates.entry_into_force, (Dated(
+                None, None, "a recital states the act's reasons; it has no date of application of its own"),))
+            continue
         best, best_rank = [dates.applies_from], 0
         until: Dated | None = None
         notes: list[Dated] = []
@@ -490,6 +535,12 @@ def unit_dates(units: Sequence[Unit], dates: ActDates, divisions: Mapping[str, s
                 notes.append(r.dates[0])  # one case only ("from … to contracts concluded before …"): an addition
             elif rank >= best_rank:
                 best, best_rank = list(r.dates), rank
+        if u.unit.startswith("anx_"):
+            # "(i) 2 December 2027 as regards AI systems classified as high-risk pursuant to … Annex III": the
+            # obligations a rule ties to this annex apply from that date
+            annex = u.unit.split(".")[0][4:]
+            notes.extend(d for r in dates.rules for d in r.dates
+                         if d.date and re.search(rf"\bAnnex {annex}\b", d.condition))
         if unknown_division and best_rank < 10:
             best = [Dated(None, None, f"{art} lies in no chapter or section this lexcite could read, and the "
                                       "act's application rules name chapters")]
@@ -528,3 +579,45 @@ def article_divisions(root: etree._Element) -> tuple[tuple[str, str], ...]:
             if re.match(r"^art_", did):
                 break  # an article quoted inside another (an amending act's new text)
     return tuple(out.items())
+
+
+def formex_divisions(articles: Iterable[etree._Element]) -> tuple[tuple[str, str], ...]:
+    """(article id, chapter/section id) from Formex: each `<ARTICLE>` inside `<DIVISION>`s whose `TITLE/TI`
+    reads "CHAPTER III" / "SECTION 4"."""
+    out: dict[str, str] = {}
+    for art in articles:
+        head = " ".join(art.findtext("TI.ART", "").split())
+        m = re.search(r"Article\s+(\d+[a-z]*)", head)
+        number = m[1] if m else (art.get("IDENTIFIER") or "").lstrip("0")
+        path: list[str] = []
+        for div in art.iterancestors("DIVISION"):
+            title = " ".join("".join(div.find("TITLE/TI").itertext()).split()) if div.find("TITLE/TI") is not None \
+                else ""
+            if (c := re.match(rf"^CHAPTER\s+({_ROMAN})\b", title, re.I)):
+                path.insert(0, f"cpt_{c[1].upper()}")
+            elif (sec := re.match(r"^SECTION\s+(\d+)\b", title, re.I)):
+                path.insert(0, f"sct_{sec[1]}")
+        if number and path and path[0].startswith("cpt_"):
+            out.setdefault(f"art_{number}", ".".join(path[:2]))
+    return tuple(out.items())
+
+
+def divisions_from_file(path: str | None, sha256: str) -> tuple[tuple[str, str], ...]:
+    """`article_divisions` of a stored version's raw file, if it is still there and unchanged; else none."""
+    if not path or not Path(path).is_file():
+        return ()
+    data = Path(path).read_bytes()
+    if hashlib.sha256(data).hexdigest() != sha256 or b"<" not in data[:4096]:
+        return ()
+    try:
+        return article_divisions(read_html(data, Path(path)))
+    except LexciteError:  # not (X)HTML: a Formex file has no ELI divisions
+        return ()
+
+
+def amended(dates: UnitDates, in_force: Dated) -> UnitDates:
+    """The dates of a text an amending act enacted: in force from that act's entry into force (`in_force`),
+    applying from the later of that and what the application rules set; the former text applied until then."""
+    applies = tuple(later(in_force, d) for d in dates.applies_from)
+    first = min(applies, key=lambda d: d.date or "0000")
+    return UnitDates(in_force, applies, dates.applies_until, dates.notes, first if first.date else None)

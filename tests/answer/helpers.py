@@ -187,3 +187,19 @@ class FixedSearcher:
             cands.append(Candidate(ref=r.unit.ref, title=r.unit.title, text=r.unit.text, status=r.status,
                                    binding=r.unit.binding, source_url=r.unit.source_url, score=1.0))
         return SearchResult(query, perimeter, tuple(cands), tuple(cands[:k]), 0.5, not cands)
+
+
+class Pinned:
+    """Admits the named provisions in the version the perimeter allows (Perimeter.admits, before any
+    ranking, as the real searcher does); nothing else."""
+
+    def __init__(self, catalog: Catalog, *units: tuple[str, str]):
+        self.catalog, self.units = catalog, units
+
+    def search(self, query: str, perimeter: Perimeter = Perimeter(), k: int = 6) -> SearchResult:
+        cands = tuple(
+            Candidate(ref=r.unit.ref, title=r.unit.title, text=r.unit.text, status=r.status, binding=r.unit.binding,
+                      source_url=r.unit.source_url, score=1.0)
+            for act, unit in self.units for r in self.catalog.history(act, unit, perimeter.language)
+            if perimeter.admits(r))
+        return SearchResult(query, perimeter, cands, cands[:k], 0.5, not cands)

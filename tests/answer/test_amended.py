@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from answer_helpers import Pinned
 
 from lexcite.answer import ask
 from lexcite.answer.amended import find_amendments, render
@@ -18,7 +19,7 @@ from lexcite.answer.conflicts import RULES
 from lexcite.answer.trace import TraceStore
 from lexcite.answer.verify import verify
 from lexcite.catalog import Catalog
-from lexcite.contract import Candidate, CitationRef, Perimeter, SearchResult
+from lexcite.contract import CitationRef, Perimeter
 from lexcite.ingest.load import ingest_paths
 
 pytestmark = pytest.mark.integration
@@ -44,22 +45,6 @@ def catalog(corpus, tmp_path_factory):
     with Catalog(tmp_path_factory.mktemp("amended") / "catalog.sqlite") as c:
         ingest_paths(c, [corpus / "32024R1689.oj.xhtml", corpus / "32026R1744.oj.xhtml"])
         yield c
-
-
-class Pinned:
-    """Admits the named provisions in the version the perimeter allows (Perimeter.admits, before any
-    ranking, as the real searcher does); nothing else."""
-
-    def __init__(self, catalog: Catalog, *units: tuple[str, str]):
-        self.catalog, self.units = catalog, units
-
-    def search(self, query: str, perimeter: Perimeter = Perimeter(), k: int = 6) -> SearchResult:
-        cands = tuple(
-            Candidate(ref=r.unit.ref, title=r.unit.title, text=r.unit.text, status=r.status, binding=r.unit.binding,
-                      source_url=r.unit.source_url, score=1.0)
-            for act, unit in self.units for r in self.catalog.history(act, unit, perimeter.language)
-            if perimeter.admits(r))
-        return SearchResult(query, perimeter, cands, cands[:k], 0.5, not cands)
 
 
 def answer(catalog: Catalog, question: str, *units: tuple[str, str], perimeter: Perimeter = NOW, **kw):
@@ -145,7 +130,10 @@ class TestTheFormerText:
     def test_a_changed_value_is_listed_former_and_current_with_the_rule(self, catalog):
         a = answer(catalog, Q_SANDBOX, (AI, "art_57.par_1"))
         assert not a.refused, a.refusal_reason
-        assert "2 August 2027" in a.text and "2 August 2026" not in a.text  # the former value only as former
+        # the former value only as former: the answer's own sentences give the current one (the note's
+        # "applicable from 2 August 2026" is when the amended Article 57 applies: Article 113, general date)
+        assert "2 August 2027" in a.text
+        assert all("2 August 2026" not in s.text for s in a.sentences if not s.from_records)
         (c,) = a.conflicts
         assert c.fact_kind == "date"
         assert [(v, str(r)) for v, r in c.values] == [("2 August 2026", f"{AI}@{ORIG}#art_57.par_1"),
@@ -196,4 +184,4 @@ class TestTheFormerText:
         text = captured.get()
         assert re.search(rf"former\s+2 August 2026\s+{AI}@{ORIG}#art_57\.par_1", text), text
         assert re.search(rf"prevails\s+2 August 2027\s+{AI}@{AMENDED}#art_57\.par_1", text), text
-        assert "applicable from 27 July 2026" in text
+        assert "applicable from 2 August 2026" in text  # Chapter VI applies from Article 113's general date

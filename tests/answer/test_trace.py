@@ -8,6 +8,7 @@ import pytest
 from answer_helpers import FixedSearcher, ai_act, store
 
 from lexcite.answer import ask, replay
+from lexcite.answer.generate_extractive import MODEL as EXTRACTIVE_MODEL
 from lexcite.answer.trace import MIGRATIONS, TraceStore, catalog_problems
 from lexcite.errors import ConfigError
 
@@ -42,7 +43,7 @@ class TestWhatIsRecorded:
             doc = s.get(answered.trace_id)
         t = doc["trace"]
         assert t["question"] == Q and t["perimeter"]["language"] == "en" and t["as_of"]
-        assert t["generator"] == "extractive" and t["model"] == "extractive-v2"
+        assert t["generator"] == "extractive" and t["model"] == EXTRACTIVE_MODEL
         assert t["params"]["generator_choice"] == "offline extractive (chosen)"
         assert t["lexcite_version"] and t["catalog_state"] == catalog.state()
         assert {(v["act"], v["sha256"]) for v in t["versions"]} == {(v.act, v.sha256) for v in catalog.versions()}

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 import lexcite.index.calibrate as calibrate_mod
 import lexcite.index.search as search_mod
+from lexcite.eval.golden import load_golden
 from lexcite.eval.golden_run import run_golden
 
 pytestmark = pytest.mark.unit
@@ -16,15 +19,29 @@ class Calibration:
         return {"threshold": 0.5, "stages": "all"}
 
 
+class HeldActs:
+    """The catalog side run_golden reads: every act the golden file asks about is held."""
+
+    def __init__(self, golden_file):
+        qs = load_golden(golden_file)
+        self.acts = {r.act for q in qs for r in q.expected} | {a for q in qs for a in q.perimeter.acts}
+
+    def versions(self):
+        return [SimpleNamespace(act=a) for a in sorted(self.acts)]
+
+    def outside(self, ref, perimeter):
+        return None
+
+
 @pytest.fixture
-def events(monkeypatch, stub_searcher):
+def events(monkeypatch, stub_searcher, golden_file):
     log = []
 
     class OpenSearcher:
         def __init__(self, home=None):
             log.append("open")
             self.manifest = {"thresholds": {}}
-            self.catalog = None
+            self.catalog = HeldActs(golden_file)
 
         def __enter__(self):
             return self
@@ -37,8 +54,8 @@ def events(monkeypatch, stub_searcher):
 
     monkeypatch.setattr(search_mod, "Searcher", OpenSearcher)
     monkeypatch.setattr(search_mod, "ABLATION", {"full": None})
-    monkeypatch.setattr(calibrate_mod, "calibrate", lambda path, home=None: log.append(("calibrate", path))
-                        or Calibration())
+    monkeypatch.setattr(calibrate_mod, "calibrate", lambda questions, source, home=None:
+                        log.append(("calibrate", source, {q.split for q in questions})) or Calibration())
     return log
 
 
@@ -50,5 +67,5 @@ def test_stored_threshold_is_used_unless_calibration_is_asked_for(golden_file, e
 
 def test_calibrate_runs_on_the_evaluated_file_before_the_index_opens(golden_file, events):
     r = run_golden(golden_file, split="test", calibrate=True, with_answers=False)
-    assert events == [("calibrate", golden_file), "open"]
+    assert events == [("calibrate", str(golden_file), {"dev"}), "open"]  # its dev questions only
     assert r.meta["calibration"] == {"threshold": 0.5, "stages": "all"} and r.summary["n"] == 2

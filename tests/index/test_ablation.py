@@ -6,7 +6,7 @@ from dataclasses import fields
 
 import pytest
 
-from lexcite.index.search import ABLATION, Stages
+from lexcite.index.stages import ABLATION, Stages
 
 pytestmark = pytest.mark.unit
 
@@ -19,6 +19,11 @@ NAMED = {
     "+rerank": {"bm25", "dense", "siblings", "rerank"},
     "+binding": {"bm25", "dense", "siblings", "rerank", "binding_priority"},
     "+value": {"bm25", "dense", "siblings", "rerank", "binding_priority", "value_priority"},
+    "+named": {"bm25", "dense", "siblings", "rerank", "binding_priority", "value_priority", "named"},
+    "+provenance": {"bm25", "dense", "siblings", "rerank", "binding_priority", "value_priority", "named",
+                    "provenance"},
+    "+definitions": {"bm25", "dense", "siblings", "rerank", "binding_priority", "value_priority", "named",
+                     "provenance", "definitions"},
 }
 
 
@@ -28,6 +33,10 @@ def test_an_ablation_row_runs_only_the_stages_it_names(row):
     assert on == NAMED[row]  # the scope check and the threshold are off too: no stage is left on by omission
 
 
+@pytest.mark.parametrize("row", [r for r in ABLATION if r != "full"])
+def test_no_ablation_row_decides_admission(row):
+    assert not ABLATION[row].threshold and not ABLATION[row].scope
+
+
 def test_the_full_row_is_the_default_configuration():
     assert ABLATION["full"] == Stages()
-    assert set(ABLATION) == set(NAMED) | {"full"}

@@ -71,6 +71,13 @@ class TestAiAct:
         _, per_unit = ai_act
         assert {d.in_force_from.date for d in per_unit.values()} == {"2024-08-01"}
 
+    def test_a_recital_has_no_date_of_application_and_an_annex_takes_the_dates_linked_to_it(self, ai_act):
+        _, per_unit = ai_act
+        assert per_unit["rct_1"].applies_from[0].date is None
+        assert "recital" in per_unit["rct_1"].applies_from[0].said
+        assert _applies(per_unit, "anx_III.pnt_4") == [("2026-08-02", "art_113")]
+        assert per_unit["anx_III.pnt_4"].notes == ()  # the original Article 113 links no date to Annex III
+
     def test_the_final_article_applies_from_entry_into_force(self, ai_act):
         _, per_unit = ai_act
         assert _applies(per_unit, "art_113.pnt_c") == [("2024-08-01", "art_113")]
@@ -163,6 +170,9 @@ def test_the_amended_article_113_exceptions_cases_and_ranges():
     for unit in ("art_102", "art_104a", "art_110"):
         assert _applies(per_unit, unit) == [("2026-07-27", "art_113.pnt_d")], unit
     assert _applies(per_unit, "art_111") == [("2026-08-02", "art_113")]
+    # Annex III: the date point (c)(i) sets "as regards AI systems classified … pursuant to Article 6(2) and Annex III"
+    annex = unit_dates([*units, _unit("anx_III", "…", kind="annex")], acts, divisions)["anx_III"]
+    assert [(x.date, x.set_by.unit) for x in annex.notes] == [("2027-12-02", "art_113.pnt_c")]
 
 
 @pytest.mark.unit
@@ -188,3 +198,29 @@ def test_an_end_of_application_is_read():
     assert per_unit["art_2"].applies_until.date == "2032-12-31"
     assert per_unit["art_2"].applies_until.set_by.unit == "art_9"
     assert per_unit["art_1"].applies_until is None
+
+
+@pytest.mark.integration
+def test_the_formex_text_gives_the_same_dates_as_the_oj_xhtml(corpus, ai_act):
+    from lexcite.ingest.dates import dates_of
+    from lexcite.ingest.load import read_document
+
+    parsed, _ = read_document(corpus / "fmx4" / "32024R1689")
+    formex = dates_of(parsed.units, parsed.version, dict(parsed.divisions))
+    _, oj = ai_act
+    articles = [u for u in formex if u.startswith("art_") and "." not in u]
+    assert len(articles) == 113
+    assert [formex[a].applies_from[0].date for a in articles] == [oj[a].applies_from[0].date for a in articles]
+
+
+@pytest.mark.integration
+def test_data_act_conditions_without_a_date_of_their_own_are_kept_as_notes(corpus):
+    acts, per_unit = _dates(corpus, "32023R2854.oj.xhtml")
+    assert (acts.entry_into_force.date, acts.applies_from.date) == ("2024-01-11", "2025-09-12")
+    # Chapter IV (unfair contractual terms, Article 13): from the general date, and from 12 September 2027 for
+    # contracts concluded on or before 12 September 2025: a second case beside the general date, not instead
+    chapter_iv = per_unit["art_13.par_1"]
+    assert [d.date for d in chapter_iv.applies_from] == ["2025-09-12"]
+    assert ("2027-09-12", "to contracts concluded on or before 12 September 2025 provided that they are") in [
+        (n.date, n.condition) for n in chapter_iv.notes]
+    assert any("placed on the market after 12 September 2026" in n.condition for n in per_unit["art_3.par_1"].notes)

@@ -1,0 +1,107 @@
+"""The index: a rebuild that fails leaves the old one working, a bad option changes nothing, a damaged
+store is named, never ranked on (issue 16, items 6 and 7)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from lexcite.catalog import Catalog
+from lexcite.contract import Perimeter
+from lexcite.errors import ConfigError
+from lexcite.index.build import build, load_manifest, manifest_path
+from lexcite.index.dense import DenseStore
+from lexcite.index.search import Searcher, Stages
+from lexcite.ingest.load import ingest_paths
+
+pytestmark = pytest.mark.integration
+
+Q = "Which person identification data must be included?"
+MODELS = {"embedder": "minilm", "reranker": "embedder:minilm"}
+
+
+@pytest.fixture
+def indexed(corpus, lexcite_home):
+    with Catalog() as catalog:
+        ingest_paths(catalog, [corpus / "32024R2977.oj.html"])
+        build(catalog, golden=False, **MODELS)
+        manifest = load_manifest(lexcite_home)
+        manifest["thresholds"] = {"calibrated": 0.1}  # stands for a calibration that must survive
+        manifest_path(lexcite_home).write_text(json.dumps(manifest))
+    return lexcite_home
+
+
+def _ranking(home: Path) -> list[str]:
+    with Searcher(home) as s:  # ranked without the threshold: the order itself is what must not change
+        result = s.search(Q, Perimeter(), k=5, stages=replace(Stages(), threshold=False, scope=False))
+        return [str(c.ref) for c in result.ranked][:5]
+
+
+def test_a_rebuild_that_fails_halfway_leaves_the_old_index_working(indexed, monkeypatch):
+    before, manifest = _ranking(indexed), load_manifest(indexed)
+    real = DenseStore.upsert
+
+    def interrupted(self, *a, **kw):
+        raise KeyboardInterrupt  # the rebuild stops at its first write of vectors
+
+    monkeypatch.setattr(DenseStore, "upsert", interrupted)
+    with pytest.raises(KeyboardInterrupt), Catalog() as catalog:
+        build(catalog, rebuild=True, golden=False, **MODELS)
+    monkeypatch.setattr(DenseStore, "upsert", real)
+    assert load_manifest(indexed) == manifest
+    assert _ranking(indexed) == before
+
+
+def test_a_rebuild_that_completes_switches_and_drops_the_old_collection(indexed):
+    before, old = _ranking(indexed), load_manifest(indexed)["collection"]
+    with Catalog() as catalog:
+        build(catalog, rebuild=True, golden=False, **MODELS)
+    assert load_manifest(indexed)["collection"] != old
+    assert _ranking(indexed) == before
+
+
+@pytest.mark.parametrize("option", [{"reranker": "cross-encoder:/missing/model"},
+                                    {"golden": Path("/missing/golden.jsonl")}])
+def test_a_failed_index_option_changes_nothing(indexed, option):
+    manifest = load_manifest(indexed)
+    with pytest.raises(ConfigError), Catalog() as catalog:
+        build(catalog, **{**MODELS, **option})
+    assert load_manifest(indexed) == manifest
+
+
+def _delete_the_store(home):
+    shutil.rmtree(home / "chroma")
+
+
+def _rename_the_collection(home):
+    m = load_manifest(home)
+    m["collection"] = m["collection"] + "-x"
+    manifest_path(home).write_text(json.dumps(m))
+
+
+def _switch_the_embedder(home):
+    m = load_manifest(home)
+    m["embedder"] = "e5"
+    manifest_path(home).write_text(json.dumps(m))
+
+
+def _garble_the_manifest(home):
+    manifest_path(home).write_text('{"format": ')
+
+
+@pytest.mark.parametrize("damage", [_delete_the_store, _rename_the_collection, _switch_the_embedder,
+                                    _garble_the_manifest])
+def test_damaged_index_state_is_named_not_ranked_on(indexed, damage):
+    damage(indexed)
+    # A new process: chromadb keeps an opened store in memory, so only a fresh one sees the damage.
+    r = subprocess.run([sys.executable, "-m", "lexcite", "search", Q, "--no-threshold"], capture_output=True,
+                       text=True, env=os.environ.copy(), timeout=300)
+    assert r.returncode == 1, r.stdout
+    assert "IndexMismatch" in r.stderr and "lexcite index --rebuild" in r.stderr and "Traceback" not in r.stderr
