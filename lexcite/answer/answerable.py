@@ -3,21 +3,24 @@
 A retrieval score cannot tell an unanswerable question from an answerable one, so
 this runs after evidence and before any generator, on the admitted units' text:
 
-1. value: the question asks for a kind of value (`question.asks_for_value`, and
-   `question.cues` for the kind: a date, a period, an amount, a percentage, a
-   threshold) and no admitted unit states one
-   of that kind ("how many staff": a number) in a sentence about the question's subject (a sentence sharing
-   at least `MIN_SUBJECT` of the subject's term weight) -> refusal naming the
-   kind of value and the subject;
+1. value: a sentence of the question asks for a value (`question.asks_for_value`;
+   its kind from `question.cues`: a date, a period, an amount, a percentage, a
+   threshold, or a count for "how many staff") and no admitted sentence states
+   one of that kind about the question's subject (sharing at least
+   `MIN_SUBJECT` of the subject's term weight) -> refusal naming the kind of
+   value and the subject;
 2. term: the question asks about a name (a proper name or a model name: "Italy",
    "GPT-4") that appears in no admitted unit, neither written out nor as the
    initials of words a unit uses ("DPO": "data protection officer"), and is not
    a name of an act in the catalog -> refusal naming it. Only the sentence that
    asks is read: "Our shop is based in Canada. Does the GDPR apply to us?" asks
-   about the GDPR, not about Canada.
+   about the GDPR, not about Canada. So is the thing a which/what question asks
+   for ("Which programming languages does ...?") when no admitted unit or
+   heading has any of its words; words people use for notions the acts name
+   otherwise ("company": undertaking, enterprise) are never decisive.
 
 Otherwise the question is answerable, and the generator decides what to quote.
-`MIN_SUBJECT` was set on the golden dev split (bench/answer_extractive.py).
+`MIN_SUBJECT` was set on the golden dev split (bench/answer_stage.py, bench/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -42,8 +45,7 @@ TERM_ABSENT = "term_absent"
 MIN_SUBJECT = 0.05
 
 _KIND_WORDS = {"date": "date", "month": "date", "period": "period of time", "amount": "amount", "percent": "percentage",
-               "power": "threshold",
-               "number": "number"}
+               "power": "threshold", "number": "number"}
 # Words that say what kind of value is asked, not what it is about ("how long", "the maximum fine").
 _ASKING = frozenset(stem(w) for w in """
 how much many long soon quickly fast often when date dates deadline deadlines period periods time limit maximum

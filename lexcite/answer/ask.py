@@ -1,15 +1,17 @@
 """`ask`: one question, from search to a verified, cited answer or a refusal, traced.
 
-    search ─> evidence ─> generate ─> verify ─> numeric binding ─> conflicts ─> amended ─> Answer ─> trace
-              (none: fixed    (draft)   (one failing sentence   (values from     (every value  (which act,
-               refusal, no              refuses the answer)      stored facts)    shown, rule)  from when;
-               generator)                                                                       former text)
+    search ─> evidence ─> answerable? ─> generate ─> verify ─> numeric binding ─> conflicts ─> amended ─> Answer
+              (none: fixed  (the law is    (draft)   (one failing sentence   (values from     (every value  (which
+               refusal, no   silent: says             refuses the answer)      stored facts)    shown, rule)  act, from
+               generator)    why)                                                                            when)
 
 Every path that does not end in a fully verified answer ends in `REFUSAL` with
-the reason recorded: no evidence (invariant 2), the generator said no or
-failed, a sentence failed verification (invariant 3), a value had no stored
-fact (invariant 4, flag `fabrication_guard`), the note on an amended provision
-failed verification (`answer/amended.py`).
+the reason recorded, through one exit (`_Refused`): no evidence (invariant 2),
+the admitted provisions do not state what is asked (`answer/answerable.py`, flags
+`value_not_stated`, `term_absent`), the generator said no or failed, a sentence
+failed verification (invariant 3), a value had no stored fact (invariant 4, flag
+`fabrication_guard`), the note on an amended provision failed verification
+(`answer/amended.py`). The trace keeps the answerability verdict in its params.
 
 Example::
 
