@@ -204,10 +204,11 @@ def timing_notes(catalog: object, question: str, cited: Sequence[CitationRef], e
             records = {r: catalog.resolve(r, perimeter.language) for r in refs}  # type: ignore[attr-defined]
         except CitationError:
             continue
+        # invariant 1: a unit outside the perimeter is never cited, even one a searcher handed over
+        if any(outside(r) is not None for r in refs):
+            continue
         new = [r for r in refs if r not in sid_of]
         missing = [_evidence_of(records[r], f"S{len(evidence) + i}") for i, r in enumerate(new, start=1)]
-        if any(outside(ev.ref) is not None for ev in missing):
-            continue  # invariant 1: a unit outside the perimeter is never cited
         evidence.extend(missing)
         sid_of.update((ev.ref, ev.sid) for ev in missing)
         for eif in (dates.in_force_from, *(act_dates or ())[:1]):
