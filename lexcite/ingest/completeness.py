@@ -41,8 +41,11 @@ def check_document_end(data: bytes, path: str | Path) -> None:
                          "the document stops before its closing </html> tag: the file is truncated")
 
 
-def check_final_provisions(root: etree._Element, fmt: str, path: str | Path) -> None:
-    """An OJ act carries its final provisions and signatures, and (oj-) its end-of-document rule."""
+def check_final_provisions(root: etree._Element, fmt: str, path: str | Path, published: bool = True) -> None:
+    """An OJ act carries its final provisions and signatures, and (oj-) its end-of-document rule.
+
+    The end-of-document rule is the Official Journal's own mark: a guidance document in the same
+    markup (`published=False`) is not held to it, but still to its final provisions."""
     markers = _FINAL_MARKERS.get(fmt)
     if not markers:
         return
@@ -53,7 +56,7 @@ def check_final_provisions(root: etree._Element, fmt: str, path: str | Path) -> 
     if not seen & set(markers):
         raise ParseError(path, "end of the act",
                          f"no final provisions or signature block ({' / '.join(markers)}): the file is damaged")
-    if fmt == "oj" and "oj-doc-end" not in seen:
+    if fmt == "oj" and published and "oj-doc-end" not in seen:
         raise ParseError(path, "end of the document",
                          "no end-of-document rule (hr.oj-doc-end): the file is cut short")
 

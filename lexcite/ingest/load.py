@@ -92,7 +92,7 @@ def read_document(path: Path, overrides: Overrides = Overrides()) -> tuple[Parse
         fmt = detect_html_format(root, path)
         parsed = HTML_PARSERS[fmt](root, path, **meta)
         check_document_end(data, path)
-        check_final_provisions(root, fmt, path)
+        check_final_provisions(root, fmt, path, published=overrides.binding is not False)
         return _whole(parsed, path), sha
     if not data.lstrip()[:1] == b"<":
         raise FormatNotRecognised(path, ["(X)HTML", "Formex XML", "Formex zip"], found="no markup at all")

@@ -119,3 +119,14 @@ class TestAgainstTheStored:
         assert replaced.returncode == 0, replaced.stderr
         assert json.loads(replaced.stdout)["action"] == "replaced"
         assert len(json.loads(replaced.stdout)["lost_units"]) == 8
+
+
+def test_guidance_in_oj_markup_is_not_held_to_the_journals_end_rule(tmp_path):
+    from pathlib import Path
+
+    shipped = Path(__file__).resolve().parents[2] / "data" / "guidance" / "ai-literacy-guidance.xhtml"
+    assert b"oj-doc-end" not in shipped.read_bytes()  # the shipped guidance note has no Journal end rule
+    parsed, _ = read_document(shipped, Overrides(binding=False))
+    assert not parsed.binding and parsed.units
+    with pytest.raises(ParseError, match="end-of-document rule"):  # the same file as law: cut short
+        read_document(shipped, Overrides())
