@@ -19,7 +19,7 @@ import typer
 from lexcite.contract import Perimeter, is_celex
 from lexcite.errors import ConfigError
 
-__all__ = ["ActOpt", "LanguageOpt", "AsOfOpt", "SupersededOpt", "BindingOpt", "AccessTagOpt",
+__all__ = ["ActOpt", "LanguageOpt", "AsOfOpt", "SupersededOpt", "BindingOpt", "AccessTagOpt", "KOpt",
            "perimeter_from_options"]
 
 ActOpt = Annotated[list[str] | None, typer.Option("--act", help="Only this act (CELEX); repeat for several.")]
@@ -29,6 +29,8 @@ AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="The law as in forc
 SupersededOpt = Annotated[bool, typer.Option("--include-superseded", help="Also search superseded versions.")]
 BindingOpt = Annotated[bool, typer.Option("--binding-only", help="Legislation only, no guidance.")]
 AccessTagOpt = Annotated[list[str] | None, typer.Option("--access-tag", help="An access tag you hold; repeatable.")]
+# One spelling everywhere: `-k 3` and `--k 3` both work in ask, search and eval.
+KOpt = Annotated[int, typer.Option("-k", "--k", min=1, help="How many units of evidence (hit@k is cut here).")]
 
 
 def perimeter_from_options(act: list[str] | None = None, language: str = "en", as_of: str | None = None,

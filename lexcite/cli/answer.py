@@ -10,11 +10,13 @@ from rich.markup import escape
 
 from lexcite.answer.ask import GENERATORS, ReplayReport, ask, choose_generator, replay
 from lexcite.answer.trace import TraceStore, catalog_problems
-from lexcite.cli._app import app, err, out
+from lexcite.cli._app import EXIT_REFUSED, app, err, out
 from lexcite.cli._options import (
     AccessTagOpt,
     ActOpt,
     AsOfOpt,
+    BindingOpt,
+    KOpt,
     LanguageOpt,
     SupersededOpt,
     perimeter_from_options,
@@ -35,12 +37,10 @@ def ask_command(
     language: LanguageOpt = "en",
     as_of: AsOfOpt = None,
     include_superseded: SupersededOpt = False,
-    binding_only: Annotated[bool, typer.Option("--binding-only/--guidance",
-                                               help="Legislation only, or legislation and guidance (default).")]
-    = False,
+    binding_only: BindingOpt = False,
     access_tag: AccessTagOpt = None,
     generator: GeneratorOpt = None,
-    k: Annotated[int, typer.Option("-k", help="At most this many units of evidence.")] = 6,
+    k: KOpt = 6,
     as_json: Annotated[bool, typer.Option("--json", help="The whole answer as JSON.")] = False,
     no_trace: Annotated[bool, typer.Option("--no-trace", help="Do not record this question.")] = False,
     no_text: Annotated[bool, typer.Option("--no-text", help="Trace ids, hashes and flags only, no text.")] = False,
@@ -58,8 +58,10 @@ def ask_command(
     answer = ask(question, perimeter, k=k, generator=gen, trace=not no_trace, store_text=not no_text)
     if as_json:
         print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=1))
-        return
-    render(answer)
+    else:
+        render(answer)
+    if answer.refused:
+        raise typer.Exit(EXIT_REFUSED)
 
 
 def render(a: Answer) -> None:

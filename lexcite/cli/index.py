@@ -16,6 +16,7 @@ from lexcite.cli._options import (
     ActOpt,
     AsOfOpt,
     BindingOpt,
+    KOpt,
     LanguageOpt,
     SupersededOpt,
     perimeter_from_options,
@@ -41,9 +42,9 @@ def index(
     from lexcite.index.build import build
 
     with progress() as bar:
-        task = bar.add_task("indexing", total=None)
+        bar.update("indexing")
         report = build(rebuild=rebuild, embedder=embedder, reranker=reranker, golden=golden,
-                       progress=lambda what, i, n: bar.update(task, description=what, completed=i, total=n))
+                       progress=lambda what, i, n: bar.update(what, i, n))
     if as_json:
         print(json.dumps(report.to_dict(), ensure_ascii=False))
         return
@@ -81,7 +82,7 @@ def calibrate(
 @app.command()
 def search(
     question: Annotated[str, typer.Argument(help="The question, in words.")],
-    k: Annotated[int, typer.Option("--k", help="How many units to admit.")] = 6,
+    k: KOpt = 6,
     act: ActOpt = None,
     language: LanguageOpt = "en",
     as_of: AsOfOpt = None,

@@ -10,11 +10,11 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from lexcite.cli._app import app, out, progress
+from lexcite.cli._app import app, err, out, progress
 from lexcite.contract import CitationRef
 from lexcite.errors import LexciteError
 from lexcite.ingest.catalog import Catalog
-from lexcite.ingest.load import Overrides, ingest_paths
+from lexcite.ingest.load import Overrides, ingest_batch
 from lexcite.ingest.refresh import refresh as refresh_acts
 
 
@@ -29,25 +29,34 @@ def ingest(
     valid_from: Annotated[str | None, typer.Option("--valid-from", help="Start of validity YYYY-MM-DD.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per document.")] = False,
 ) -> None:
-    """Ingest local EUR-Lex documents into the catalog.
+    """Ingest local EUR-Lex documents into the catalog, one line per file with its outcome.
+
+    Folders are read whole. Acts are stored in publication order, so an amending act is applied
+    after the acts it amends; when one version arrives in several files (OJ XHTML, HTML, Formex),
+    one is stored: OJ XHTML, then OJ HTML, consolidated, Formex. A file that fails is reported and
+    the rest are still stored; the exit code is then 1.
+    --json: JSON Lines, one object per file (path, act, version, language, format, action, units, note).
 
     Example: lexcite ingest ../shared/corpus/raw/32024R1689.oj.xhtml --json
     """
     overrides = Overrides(act=celex, version=version, language=language, binding=not guidance,
                           status=status, valid_from=valid_from)
     with Catalog() as catalog, progress() as bar:
-        task = bar.add_task("storing", total=None)
-        results = ingest_paths(
-            catalog, paths, overrides,
-            on_document=lambda p: bar.update(task, description=p.name, completed=0),
-            progress=lambda i, n: bar.update(task, completed=i, total=n),
-        )
-    for r in results:
+        outcomes = ingest_batch(catalog, paths, overrides,
+                                on_document=lambda p, i, n: bar.update(f"reading {p.name}", i, n))
+    for o in outcomes:
         if as_json:
-            print(json.dumps(r.to_dict(), ensure_ascii=False))
-        else:
-            counts = ", ".join(f"{n} {k}" for k, n in r.counts.items())
-            out.print(f"{r.action:9} {r.act}@{r.version} [{r.language}, {r.format}] {counts}")
+            print(json.dumps(o.to_dict(), ensure_ascii=False))
+            continue
+        r = o.result
+        what = f"{r.act}@{r.version} [{r.language}, {r.format}] " if r else ""
+        counts = ", ".join(f"{n} {k}" for k, n in r.counts.items()) if r and o.action != "applied" else ""
+        line = f"{o.action:9} {o.path}  {what}{counts}".rstrip()
+        (err if o.failed else out).print(f"{line}  {o.note}".rstrip() if o.note else line, markup=False)
+    failed = sum(o.failed for o in outcomes)
+    if failed:
+        raise LexciteError(f"{failed} of {len(outcomes)} document(s) not ingested (listed above); "
+                           "everything else was stored")
 
 
 @app.command()
