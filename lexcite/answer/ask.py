@@ -35,6 +35,7 @@ from lexcite.answer.trace import AskRecord, TraceStore, catalog_problems, sha256
 from lexcite.answer.verify import check_values, outside_perimeter, verify
 from lexcite.contract import REFUSAL, Answer, CitationRef, Perimeter
 from lexcite.errors import CitationError, ConfigError
+from lexcite.index.perimeter import empty_reason
 from lexcite.ingest.catalog import Catalog
 from lexcite.question import cues
 from lexcite.values import CHECKED_KINDS, read_values
@@ -166,7 +167,8 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
             timings: dict[str, float]) -> Answer:
     evidence = build_evidence(result)
     if not evidence:  # invariant 2: decided here, no generator called
-        return no_evidence_answer(question, result)
+        empty = empty_reason(perimeter, catalog.versions()) if not result.ranked else None
+        return no_evidence_answer(question, result, empty)
     t = time.perf_counter()
     draft = gen.generate(question, evidence)
     timings["generate"] = time.perf_counter() - t

@@ -30,12 +30,14 @@ def amendments(
              lexcite amendments 32026R1744 --given
     """
     with Catalog() as catalog:
+        act = act_option(catalog, act)
         rows = stored_links(catalog, amending_act=act) if given else stored_links(catalog, target_act=act)
-    if not rows:
-        what = "given by" if given else "targeting"
-        raise LexciteError(f"{act}: no amendment instructions {what} it are stored; ingest the amending act "
-                           "(e.g. lexcite ingest 32026R1744.oj.xhtml)")
     counts = link_counts(link for link, _ in rows)
+    if not rows and not as_json:
+        # Not an error: most acts are never amended, or not by an act this catalog holds.
+        out.print(f"{act}: no stored act gives amendment instructions to it" if not given else
+                  f"{act}: it gives no amendment instructions to other acts (not an amending act)")
+        return
     if as_json:
         print(json.dumps({"act": act, "given": given, "counts": counts,
                           "links": [{**link.to_dict(), "outcome": outcome} for link, outcome in rows]},

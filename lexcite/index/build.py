@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from lexcite import config
-from lexcite.errors import IndexMismatch
+from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.bm25 import BM25_PARAMS, TOKENIZER
 from lexcite.index.chunks import DEFAULT_GRANULARITY, Passage, chunk_id, chunk_texts, passages
 from lexcite.index.dense import DenseStore, backend_name, metadata, open_client, same_backend
@@ -179,6 +179,9 @@ def build(
     own = catalog is None
     catalog = catalog or Catalog(home / "catalog.sqlite")
     try:
+        if not catalog.versions():
+            raise ConfigError("the catalog is empty: nothing to index; store acts first "
+                              "(lexcite ingest FILE... or lexcite refresh)")
         old = None if rebuild else load_manifest(home)
         emb_name = embedder or (old or {}).get("embedder") or DEFAULT_EMBEDDER
         rr_spec = reranker or (old or {}).get("reranker") or DEFAULT_RERANKER

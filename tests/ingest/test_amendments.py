@@ -321,7 +321,8 @@ class TestOmnibusApplied:
         assert art4.unit.version == "2026-07-27" and art4.status == "current"
         assert "take measures to support the development of AI literacy" in art4.unit.text
         assert art4.changed_by == f"{OMNI}@2026-07-24#art_1.pnt_5"
-        assert OMNI in art4.unit.source_url
+        # the link opens the amended act (consolidated as of the new version), not the amending one
+        assert art4.unit.source_url.endswith("CELEX:02024R1689-20260727#art_4")
 
     def test_the_original_is_kept_superseded_until_the_amendment_applies(self, ingested):
         cat, _ = ingested
