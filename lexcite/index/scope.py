@@ -25,8 +25,9 @@ import re
 from collections.abc import Iterable
 
 from lexcite.question import STOPWORDS
+from lexcite.references import name_core, short_forms
 
-__all__ = ["named_laws", "short_forms", "Scope", "refusal_reason"]
+__all__ = ["named_laws", "Scope", "refusal_reason"]
 
 # one to five capitalised words before the kind of act: "Cyber Resilience Act", "Platform Work Directive"
 _NAMED_ACT = re.compile(r"\b(?:[A-Z][\w-]*\s+){1,5}(?:Act|Directive|Regulation)\b")
@@ -34,10 +35,7 @@ _NAMED_ACT = re.compile(r"\b(?:[A-Z][\w-]*\s+){1,5}(?:Act|Directive|Regulation)\
 _NATIONAL_LAW = re.compile(r"\b[A-Z][a-z]+['’]s\s+(?:(?:[a-z]+|AI)\s+){0,3}laws?\b")
 _GOVERNED = re.compile(r"\b(?:under|according to|pursuant to|in accordance with)\s+(?:the\s+)?(?:EU\s+)?$", re.I)
 _EU_OWNERS = ("Europe", "Union", "Commission", "Parliament", "Council")
-# the short title an act's full title ends with: "(Artificial Intelligence Act)"
-_SHORT_TITLE = re.compile(r"\(([A-Z][^()]*\s[^()]*)\)")
 _SKIP = STOPWORDS | {"european", "eu's"}
-_KINDS = ("act", "directive", "regulation", "law", "laws")
 
 
 def named_laws(question: str) -> dict[str, bool]:
@@ -59,29 +57,6 @@ def named_laws(question: str) -> dict[str, bool]:
     return names
 
 
-def _core(name: str) -> str:
-    """A law's name without the kind of act, lower-cased: "Data Protection Regulation" -> "data protection"."""
-    words = name.replace("’", "'").lower().split()
-    return " ".join(words[:-1] if len(words) > 1 and words[-1] in _KINDS else words)
-
-
-def short_forms(title: str) -> set[str]:
-    """The names an act goes by (as `_core`s), from the short title its full title ends with.
-
-    "(Artificial Intelligence Act)" -> {"artificial intelligence", "ai", "aia"};
-    "(General Data Protection Regulation)" -> {"general data protection", "data protection", "gdp", "gdpr", ...}.
-    """
-    forms: set[str] = set()
-    for short in _SHORT_TITLE.findall(title):
-        words = _core(short).split()
-        initials = "".join(w[0] for w in short.split() if w[0].isupper()).lower()
-        forms |= {initials, initials[:len(words)]}  # "gdpr", and "gdp" / "ai" as in "GDP Regulation", "AI Act"
-        # the whole name and each run of two or more of its words: "data protection", "digital omnibus"
-        forms |= {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1)
-                  if j - i >= 2 or len(words) == 1}
-    return forms
-
-
 class Scope:
     """The names of the acts in a catalog, and the laws a question names beyond them."""
 
@@ -92,7 +67,7 @@ class Scope:
 
     def outside(self, question: str) -> tuple[str, ...]:
         """The laws the question is asked under that the catalog lacks (empty: nothing to refuse)."""
-        return tuple(n for n, under in named_laws(question).items() if under and _core(n) not in self.names)
+        return tuple(n for n, under in named_laws(question).items() if under and name_core(n) not in self.names)
 
 
 def refusal_reason(outside: tuple[str, ...]) -> str:

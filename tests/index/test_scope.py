@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from lexcite.index.scope import Scope, named_laws, refusal_reason, short_forms
+from lexcite.index.scope import Scope, named_laws, refusal_reason
+from lexcite.references import short_forms
 
 # the endings of the real titles (catalog `versions.title`) of the three acts the demo ingests
 GDPR = ("REGULATION (EU) 2016/679 ... and repealing Directive 95/46/EC (General Data Protection Regulation)")
