@@ -39,7 +39,7 @@ app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, epilog=EPILOG,
                   context_settings={"help_option_names": ["-h", "--help"]},
                   help="Answers about EU law with checkable evidence.")
 # Piped output is never wrapped: a reference or a link stays whole on its line.
-out = Console(soft_wrap=not sys.stdout.isatty(), highlight=False)
+out = Console(soft_wrap=not sys.stdout.isatty(), width=None if sys.stdout.isatty() else 100_000, highlight=False)
 err = Console(stderr=True, soft_wrap=True, highlight=False)
 _state = {"debug": False}
 
@@ -141,7 +141,7 @@ def main(args: list[str] | None = None) -> None:
     except _click.ClickException as e:
         print(f"error: {e.format_message()}", file=sys.stderr)
         sys.exit(e.exit_code)
-    except (_click.Abort, typer.Abort, KeyboardInterrupt):
+    except (typer.Abort, KeyboardInterrupt):
         print("aborted", file=sys.stderr)
         sys.exit(130)
     except BrokenPipeError:

@@ -11,8 +11,8 @@ from typing import Annotated
 
 import typer
 
+from lexcite.cli._acts import require_act
 from lexcite.cli._app import app, out
-from lexcite.errors import LexciteError
 from lexcite.ingest.amendments import link_counts, stored_links
 from lexcite.ingest.apply_amendments import ApplyResult, apply_stored
 from lexcite.ingest.catalog import Catalog
@@ -20,7 +20,7 @@ from lexcite.ingest.catalog import Catalog
 
 @app.command()
 def amendments(
-    act: Annotated[str, typer.Argument(help="CELEX of the amended act, e.g. 32024R1689.")],
+    act: Annotated[str, typer.Argument(help="The amended act: CELEX (32024R1689) or a name (AI Act).")],
     given: Annotated[bool, typer.Option("--given", help="List the instructions ACT gives to other acts.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object: counts and links.")] = False,
 ) -> None:
@@ -30,7 +30,7 @@ def amendments(
              lexcite amendments 32026R1744 --given
     """
     with Catalog() as catalog:
-        act = act_option(catalog, act)
+        act = require_act(catalog, act)
         rows = stored_links(catalog, amending_act=act) if given else stored_links(catalog, target_act=act)
     counts = link_counts(link for link, _ in rows)
     if not rows and not as_json:

@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
+from lexcite.cli._acts import act_names, locate
 from lexcite.cli._app import app, err, out, progress
-from lexcite.contract import CitationRef
+from lexcite.cli._options import AsOfOpt, check_date
 from lexcite.errors import LexciteError
-from lexcite.ingest.catalog import Catalog
+from lexcite.ingest.catalog import Catalog, UnitRecord
 from lexcite.ingest.load import Overrides, ingest_batch
 from lexcite.ingest.refresh import refresh as refresh_acts
 
@@ -60,25 +62,50 @@ def ingest(
 
 
 @app.command()
-def acts(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
-    """List the catalog: acts, versions, status, validity and unit counts."""
+def acts(as_json: Annotated[bool, typer.Option("--json", help="A JSON array, one object per version (act, name, "
+                                                            "version, language, format, status, valid_from, "
+                                                            "valid_to, binding, title, sha256, source, "
+                                                            "units).")] = False,
+         ) -> None:
+    """List the catalog: acts and the names they go by, versions, status, validity and unit counts.
+
+    The names (AI Act, GDPR, Digital Omnibus on AI) are accepted wherever an act is asked for
+    (--act, show, amendments). The last line says which abstention threshold `ask` uses.
+    """
+    from lexcite import config
+    from lexcite.index.build import load_manifest
+    from lexcite.references import short_title
+
     with Catalog() as catalog:
         rows = [(v, catalog.unit_counts(v.id)) for v in catalog.versions()]
+        names = act_names(catalog)
+    # a name is shown only if it leads back to its act ("Text with EEA relevance" names none)
+    known = {v.act: n for v, _ in rows if (n := short_title(v.title)) and names.resolve(n) == v.act}
+    manifest = load_manifest(config.home()) or {}
     if as_json:
         print(json.dumps([{
-            "act": v.act, "version": v.version, "language": v.language, "format": v.format, "status": v.status,
-            "valid_from": v.valid_from, "valid_to": v.valid_to, "binding": v.binding, "title": v.title,
-            "sha256": v.sha256, "source": v.source, "units": counts,
+            "act": v.act, "name": known.get(v.act), "version": v.version, "language": v.language,
+            "format": v.format, "status": v.status, "valid_from": v.valid_from, "valid_to": v.valid_to,
+            "binding": v.binding, "title": v.title, "sha256": v.sha256, "source": v.source, "units": counts,
         } for v, counts in rows], ensure_ascii=False, indent=1))
         return
     table = Table(box=None, pad_edge=False)
-    for name in ("act", "version", "lang", "format", "status", "valid from", "valid to", "binding", "units"):
+    for name in ("act", "name", "version", "lang", "format", "status", "valid from", "valid to", "binding", "units"):
         table.add_column(name, no_wrap=True)
     table.add_column("title", overflow="ellipsis", no_wrap=True, max_width=48)
     for v, counts in rows:
-        table.add_row(v.act, v.version, v.language, v.format, v.status, v.valid_from, v.valid_to or "",
-                      "yes" if v.binding else "guidance", str(sum(counts.values())), _short_title(v.title))
+        table.add_row(v.act, known.get(v.act, ""), v.version, v.language, v.format, v.status, v.valid_from,
+                      v.valid_to or "", "yes" if v.binding else "guidance", str(sum(counts.values())),
+                      _short_title(v.title))
     out.print(table)
+    if not rows:
+        out.print("the catalog is empty: lexcite ingest FILE... or lexcite refresh")
+    t = _threshold(manifest)
+    if t is None:
+        out.print("not indexed yet: lexcite index" if rows else "", markup=False)
+    else:
+        out.print(f"index: {t['embedder']}, reranker {t['reranker']}; abstention threshold {t['value']:.4f} "
+                  f"({t['scale']}), {t['source']}", markup=False)
 
 
 def _short_title(title: str) -> str:
@@ -87,32 +114,69 @@ def _short_title(title: str) -> str:
     return head[:1] + head[1:].lower().replace("(eu)", "(EU)") if head.isupper() else head
 
 
+def _threshold(manifest: dict) -> dict | None:
+    """The default configuration's abstention threshold and where it comes from, or None."""
+    from lexcite.index.search import Stages, stages_key
+
+    entry = manifest.get("thresholds", {}).get(stages_key(Stages()))
+    if entry is None:
+        return None
+    golden = str(entry.get("golden", ""))
+    source = (golden.replace("shipped:", "calibrated on the shipped golden set:", 1) if golden.startswith("shipped:")
+              else f"calibrated on {golden}")
+    return {"embedder": manifest.get("embedder"), "reranker": manifest.get("reranker"), "value": entry["value"],
+            "scale": entry.get("scale"), "source": source, "shipped": golden.startswith("shipped:")}
+
+
 @app.command()
 def show(
-    ref: Annotated[str, typer.Argument(help="e.g. 32024R1689#art_6.par_2 or 32024R1689@2024-07-12#art_6")],
-    language: Annotated[str | None, typer.Option("--language")] = None,
+    ref: Annotated[str, typer.Argument(help="A citation (32024R1689#art_6.par_2, 32024R1689@2025-01-01#art_6) or a "
+                                            "reference as written ('Art. 6(2) AI Act', 'article 83(5) GDPR', "
+                                            "'Annex III point 4(a)', 'art_6.par_2').")],
+    act: Annotated[str | None, typer.Option("--act", help="The act, when REF does not name it: CELEX or a name "
+                                                          "from `lexcite acts` (AI Act, GDPR).")] = None,
+    as_of: AsOfOpt = None,
+    language: Annotated[str | None, typer.Option("--language", help="ISO 639-1 code; default: English "
+                                                                    "when held.")] = None,
     history: Annotated[bool, typer.Option("--history", help="Every version of the unit.")] = False,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object (with --history: a JSON array), the "
+                                                         "unit's fields plus ref, status, valid_from, valid_to, "
+                                                         "changed_by.")] = False,
 ) -> None:
-    """Print one unit by citation reference (no version = the current one)."""
-    parsed = CitationRef.parse(ref)
+    """Print one provision: its text (each paragraph on its own line), version, validity and link.
+
+    No date: the current version. A date (in REF or --as-of) that is no version's date means the
+    version in force on that date.
+    Example: lexcite show 'Art. 6(2) AI Act' --as-of 2025-01-01
+    """
     with Catalog() as catalog:
-        records = catalog.history(parsed.act, parsed.unit, language) if history else [
-            catalog.resolve(parsed, language)]
-    if not records:
-        raise LexciteError(f"{ref}: no such unit in the catalog; see `lexcite acts`")
+        check_date(as_of, "--as-of")
+        found = locate(catalog, ref, act=act, as_of=as_of, language=language)
+        records = catalog.history(found.ref.act, found.ref.unit, language) if history else [
+            catalog.resolve(found.ref, language)]
+        parts = {id(rec): _children(catalog, rec) for rec in records}
+    if as_json:
+        docs = [{**rec.unit.to_dict(), "ref": str(rec.unit.ref), "status": rec.status, "valid_from": rec.valid_from,
+                 "valid_to": rec.valid_to, "changed_by": rec.changed_by} for rec in records]
+        print(json.dumps(docs if history else docs[0], ensure_ascii=False, indent=1))
+        return
     for rec in records:
         u = rec.unit
-        if as_json:
-            print(json.dumps({**u.to_dict(), "ref": str(u.ref), "status": rec.status,
-                              "valid_from": rec.valid_from, "valid_to": rec.valid_to,
-                              "changed_by": rec.changed_by}, ensure_ascii=False))
-            continue
-        out.print(f"[bold]{u.ref}[/bold]  {u.title}")
+        out.print(f"[bold]{escape(str(u.ref))}[/bold]  {escape(u.title)}")
         out.print(f"version {u.version} ({u.language}), {rec.status}, in force {rec.valid_from} → "
-                  f"{rec.valid_to or 'open'}" + (f", changed by {rec.changed_by}" if rec.changed_by else ""))
-        out.print(u.text, markup=False)
-        out.print(f"[link={u.source_url}]{u.source_url}[/link]\n")
+                  f"{rec.valid_to or 'open'}" + (f", changed by {rec.changed_by}" if rec.changed_by else ""),
+                  markup=False)
+        for text in parts[id(rec)] or [u.text]:
+            out.print(text, markup=False)
+        out.print(f"[link={u.source_url}]{escape(u.source_url)}[/link]\n")
+
+
+def _children(catalog: Catalog, rec: UnitRecord) -> list[str]:
+    """The texts of a unit's direct parts (an article's paragraphs), in document order; [] when it has none."""
+    u = rec.unit
+    kids = [r.unit for r in catalog.records(u.act, u.language) if r.unit.version == u.version
+            and r.unit.parent == u.unit]
+    return [k.text for k in sorted(kids, key=lambda k: k.position)]
 
 
 @app.command()
