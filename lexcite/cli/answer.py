@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
+from lexcite import __version__
 from lexcite.answer.ask import GENERATORS, ReplayReport, ask, choose_generator, replay
 from lexcite.answer.trace import TraceStore, catalog_problems
 from lexcite.cli._app import EXIT_REFUSED, app, err, out
@@ -21,7 +22,7 @@ from lexcite.cli._options import (
     SupersededOpt,
     perimeter_from_options,
 )
-from lexcite.contract import Answer, CitationRef
+from lexcite.contract import Answer, CitationRef, Evidence
 from lexcite.errors import ConfigError
 from lexcite.ingest.catalog import Catalog
 
@@ -41,7 +42,13 @@ def ask_command(
     access_tag: AccessTagOpt = None,
     generator: GeneratorOpt = None,
     k: KOpt = 6,
-    as_json: Annotated[bool, typer.Option("--json", help="The whole answer as JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="The whole answer as one JSON object (question, answer, "
+                                                         "refused, refusal_reason, sentences, evidence, conflicts, "
+                                                         "verdicts, generator, flags, trace_id, perimeter); the "
+                                                         "same as --format json.")] = False,
+    fmt: Annotated[str, typer.Option("--format", help="text (default), json, or markdown: a memo to paste "
+                                                      "(question, answer, each cited paragraph quoted with its "
+                                                      "version and link, conflicts, trace id).")] = "text",
     no_trace: Annotated[bool, typer.Option("--no-trace", help="Do not record this question.")] = False,
     no_text: Annotated[bool, typer.Option("--no-text", help="Trace ids, hashes and flags only, no text.")] = False,
 ) -> None:
@@ -49,19 +56,68 @@ def ask_command(
 
     Example: lexcite ask "By when must providers of high-risk AI systems comply?" --act 32024R1689
     """
+    if fmt not in FORMATS:
+        raise ConfigError(f"--format {fmt!r}: choose from {', '.join(FORMATS)}")
+    fmt = "json" if as_json else fmt
     if generator is not None and generator not in GENERATORS:
         raise ConfigError(f"--generator {generator!r}: choose from {', '.join(GENERATORS)}")
     perimeter = perimeter_from_options(act, language, as_of, include_superseded, binding_only, access_tag)
     gen, why = choose_generator(generator)
-    if not as_json:
+    if fmt == "text":
         err.print(f"generator: {why}", markup=False, highlight=False)
     answer = ask(question, perimeter, k=k, generator=gen, trace=not no_trace, store_text=not no_text)
-    if as_json:
+    if fmt == "json":
         print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=1))
+    elif fmt == "markdown":
+        print(memo(answer), end="")
     else:
         render(answer)
     if answer.refused:
         raise typer.Exit(EXIT_REFUSED)
+
+
+FORMATS = ("text", "json", "markdown")
+
+
+def _kind(e: Evidence) -> str:
+    """What a source is, as a reader weighs it: a recital explains a binding act but binds no one."""
+    if e.ref.unit.startswith("rct_"):
+        return "recital (not binding)"
+    return "binding" if e.binding else "guidance"
+
+
+def memo(a: Answer) -> str:
+    """The answer as a Markdown memo: question, answer, each cited paragraph quoted with version and link,
+    conflicts, trace id. Quoted text is the stored text, whole."""
+    lines = [f"# {a.question}", ""]
+    sid = {e.ref: e.sid for e in a.evidence}
+    if a.refused:
+        lines += [f"**{a.text}**", "", a.refusal_reason.removeprefix(a.text).strip(), ""]
+    else:
+        lines += ["## Answer", ""]
+        lines += [f"{s.text} [{', '.join(sid.get(r, '?') for r in s.refs)}]" for s in a.sentences]
+        lines.append("")
+    cited = set(a.cited())
+    shown = [e for e in a.evidence if e.ref in cited] if not a.refused else []
+    if shown:
+        lines += ["## Cited provisions", ""]
+    for e in shown:
+        lines += [f"### [{e.sid}] {e.title}", "",
+                  f"`{e.ref}` — version {e.ref.version}, {e.status}, {_kind(e)} — <{e.source_url}>", ""]
+        lines += [f"> {para}" if para else ">" for para in e.text.splitlines()] + [""]
+    if a.conflicts:
+        lines += ["## Where the texts disagree", ""]
+        for c in a.conflicts:
+            lines.append(f"- **{c.fact_kind}**: " + ("; ".join(f"{v} (`{r}`)" for v, r in c.values))
+                         + (f" — prevails: `{c.prevails}`" if c.prevails else "") + f" ({c.rule})")
+        lines.append("")
+    p = a.perimeter
+    lines += ["---", "", f"Asked of lexcite {__version__} ({a.generator or 'no generator'}), as of "
+              f"{p.effective_date()}, language {p.language or 'any'}"
+              + (f", acts {', '.join(p.acts)}" if p.acts else "") + "."]
+    if a.trace_id:
+        lines.append(f"Trace `{a.trace_id}` (`lexcite trace show {a.trace_id}`).")
+    return "\n".join(lines) + "\n"
 
 
 def render(a: Answer) -> None:
@@ -116,7 +172,7 @@ def _sources(a: Answer, cited_only: bool = False) -> None:
     for e in a.evidence:
         if cited_only and e.ref not in cited:
             continue
-        kind = "binding" if e.binding else "guidance"
+        kind = _kind(e)
         out.print(f"  {e.sid}  [bold]{escape(str(e.ref))}[/bold]  {escape(e.title)}")
         out.print(f"      version {e.ref.version}, {e.status}, {kind}  "
                   f"[link={e.source_url}]{escape(e.source_url)}[/link]")

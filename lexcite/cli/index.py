@@ -57,9 +57,18 @@ def index(
         err.print(note, markup=False)
 
 
+def scale_label(scale: str, value: float) -> str:
+    """A score's scale as a reader can take it: final scores add ranking bonuses (binding text, stated
+    values) to the reranker's score, so a 'cosine' above 1 is not a cosine."""
+    if scale == "cosine" and abs(value) > 1:
+        return "cosine plus ranking bonuses"
+    return scale
+
+
 def _print_calibration(c: object) -> None:
     d = c.to_dict()  # type: ignore[attr-defined]
-    out.print(f"threshold {d['threshold']:.4f} ({d['scale']}) for {d['stages']}: abstains on "
+    scale = scale_label(d["scale"], d["threshold"])
+    out.print(f"threshold {d['threshold']:.4f} ({scale}) for {d['stages']}: abstains on "
               f"{d['correct_abstentions']}/{d['abstain']} abstain and {d['wrong_abstentions']}/{d['answerable']} "
               f"answerable dev questions ({d['golden']})")
 

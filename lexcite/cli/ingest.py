@@ -73,6 +73,7 @@ def acts(as_json: Annotated[bool, typer.Option("--json", help="A JSON array, one
     (--act, show, amendments). The last line says which abstention threshold `ask` uses.
     """
     from lexcite import config
+    from lexcite.cli.index import scale_label
     from lexcite.index.build import load_manifest
     from lexcite.references import short_title
 
@@ -105,7 +106,7 @@ def acts(as_json: Annotated[bool, typer.Option("--json", help="A JSON array, one
         out.print("not indexed yet: lexcite index" if rows else "", markup=False)
     else:
         out.print(f"index: {t['embedder']}, reranker {t['reranker']}; abstention threshold {t['value']:.4f} "
-                  f"({t['scale']}), {t['source']}", markup=False)
+                  f"({scale_label(t['scale'], t['value'])}), {t['source']}", markup=False)
 
 
 def _short_title(title: str) -> str:
