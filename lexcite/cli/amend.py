@@ -7,15 +7,14 @@ target; `apply-amendments` runs the same step again for one stored amending act.
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from lexcite.cli._acts import require_act
 from lexcite.cli._app import app, out
-from lexcite.ingest.amendments import link_counts, stored_links
-from lexcite.ingest.apply_amendments import ApplyResult, apply_stored
-from lexcite.ingest.catalog import Catalog
+
+if TYPE_CHECKING:
+    from lexcite.ingest.apply_amendments import ApplyResult
 
 
 @app.command()
@@ -29,6 +28,10 @@ def amendments(
     Example: lexcite amendments 32024R1689      (what 2026/1744 and others change in the AI Act)
              lexcite amendments 32026R1744 --given
     """
+    from lexcite.cli._acts import require_act
+    from lexcite.ingest.amendments import link_counts, stored_links
+    from lexcite.ingest.catalog import Catalog
+
     with Catalog() as catalog:
         act = require_act(catalog, act)
         rows = stored_links(catalog, amending_act=act) if given else stored_links(catalog, target_act=act)
@@ -72,6 +75,9 @@ def apply_amendments(
     Ingesting does this already; run it after ingesting a target act on its own, or to check.
     Example: lexcite apply-amendments 32026R1744
     """
+    from lexcite.ingest.apply_amendments import apply_stored
+    from lexcite.ingest.catalog import Catalog
+
     with Catalog() as catalog:
         results = apply_stored(catalog, celex, version, language)
     for r in results:

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 
 from lexcite import __version__
-from lexcite.answer.ask import GENERATORS, ReplayReport, ask, choose_generator, replay
-from lexcite.answer.trace import TraceStore, catalog_problems
 from lexcite.cli._app import EXIT_REFUSED, app, err, out
 from lexcite.cli._options import (
     AccessTagOpt,
@@ -24,10 +22,14 @@ from lexcite.cli._options import (
 )
 from lexcite.contract import Answer, CitationRef, Evidence
 from lexcite.errors import ConfigError
-from lexcite.ingest.catalog import Catalog
+
+if TYPE_CHECKING:
+    from lexcite.answer.ask import ReplayReport
 
 GeneratorOpt = Annotated[str | None, typer.Option(
-    "--generator", help=f"{' or '.join(GENERATORS)}; default claude when ANTHROPIC_API_KEY is set, else extractive "
+    # the names are lexcite.answer.ask.GENERATORS (a test checks they agree), written out so that
+    # building the command line does not import the answering stack
+    "--generator", help="claude, extractive or local; default claude when ANTHROPIC_API_KEY is set, else extractive "
                         "(local needs `pip install lexcite[local]`).")]
 
 
@@ -56,6 +58,8 @@ def ask_command(
 
     Example: lexcite ask "By when must providers of high-risk AI systems comply?" --act 32024R1689
     """
+    from lexcite.answer.ask import GENERATORS, ask, choose_generator
+
     if fmt not in FORMATS:
         raise ConfigError(f"--format {fmt!r}: choose from {', '.join(FORMATS)}")
     fmt = "json" if as_json else fmt
@@ -188,6 +192,8 @@ def trace_list(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """The most recent traces."""
+    from lexcite.answer.trace import TraceStore
+
     with TraceStore() as store:
         rows = store.list(limit)
     if as_json:
@@ -205,6 +211,9 @@ def trace_show(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Everything recorded for one answer, and whether it still verifies against the catalog."""
+    from lexcite.answer.trace import TraceStore, catalog_problems
+    from lexcite.ingest.catalog import Catalog
+
     with TraceStore() as store:
         doc = store.get(trace_id)
         content_ok = store.verify_content(doc)
@@ -260,6 +269,8 @@ def trace_replay(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Ask the traced question again with its recorded inputs and report what differs."""
+    from lexcite.answer.ask import replay
+
     report: ReplayReport = replay(trace_id, generator=generator)
     if as_json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=1))

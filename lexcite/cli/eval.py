@@ -13,9 +13,7 @@ from lexcite import config
 from lexcite.cli._app import app, err, out, progress
 from lexcite.cli._options import KOpt
 from lexcite.errors import ConfigError
-from lexcite.eval.aggregate import ANSWER_KEYS, RETRIEVAL_KEYS
-from lexcite.eval.golden import SPLITS, default_golden_path
-from lexcite.eval.golden_run import run_golden
+from lexcite.eval.golden import SPLITS
 
 
 def _fmt(v: Any) -> str:
@@ -49,6 +47,9 @@ def eval_(
             Perimeter(as_of=as_of)
         except ValueError as e:
             raise ConfigError(f"--as-of: {e}") from None
+    from lexcite.eval.golden import default_golden_path
+    from lexcite.eval.golden_run import run_golden
+
     api_key = config.anthropic_api_key()
     if not no_answers and not api_key:
         err.print("no-RAG baseline skipped: ANTHROPIC_API_KEY not set", style="dim")
@@ -66,6 +67,8 @@ def eval_(
 
 
 def _render(s: dict[str, Any], latency: dict[str, dict[str, Any]], k: int) -> None:
+    from lexcite.eval.aggregate import ANSWER_KEYS, RETRIEVAL_KEYS
+
     out.print(f"{s['n']} questions, k = {k}")
     overall = Table("metric", "value")
     for key in (*RETRIEVAL_KEYS, "abstain_correct", "abstain_wrong", *ANSWER_KEYS):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -21,8 +21,9 @@ from lexcite.cli._options import (
     SupersededOpt,
     perimeter_from_options,
 )
-from lexcite.contract import SearchResult
-from lexcite.index.scope import refusal_reason
+
+if TYPE_CHECKING:
+    from lexcite.contract import SearchResult
 
 
 @app.command()
@@ -125,6 +126,8 @@ def search(
 
 
 def _print_result(result: SearchResult, rows: list[dict], k: int, explain: bool) -> None:
+    from lexcite.index.scope import refusal_reason
+
     if result.outside:
         out.print(f"[yellow]nothing admitted[/yellow]: {refusal_reason(result.outside)}")
     elif result.abstained:

@@ -5,19 +5,18 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from lexcite.cli._acts import act_names, locate
 from lexcite.cli._app import app, err, out, progress
 from lexcite.cli._options import AsOfOpt, check_date
 from lexcite.errors import LexciteError
-from lexcite.ingest.catalog import Catalog, UnitRecord
-from lexcite.ingest.load import Overrides, ingest_batch
-from lexcite.ingest.refresh import refresh as refresh_acts
+
+if TYPE_CHECKING:
+    from lexcite.ingest.catalog import Catalog, UnitRecord
 
 
 @app.command()
@@ -41,6 +40,9 @@ def ingest(
 
     Example: lexcite ingest ../shared/corpus/raw/32024R1689.oj.xhtml --json
     """
+    from lexcite.ingest.catalog import Catalog
+    from lexcite.ingest.load import Overrides, ingest_batch
+
     overrides = Overrides(act=celex, version=version, language=language, binding=not guidance,
                           status=status, valid_from=valid_from)
     with Catalog() as catalog, progress() as bar:
@@ -73,8 +75,10 @@ def acts(as_json: Annotated[bool, typer.Option("--json", help="A JSON array, one
     (--act, show, amendments). The last line says which abstention threshold `ask` uses.
     """
     from lexcite import config
+    from lexcite.cli._acts import act_names
     from lexcite.cli.index import scale_label
     from lexcite.index.build import load_manifest
+    from lexcite.ingest.catalog import Catalog
     from lexcite.references import short_title
 
     with Catalog() as catalog:
@@ -150,6 +154,9 @@ def show(
     version in force on that date.
     Example: lexcite show 'Art. 6(2) AI Act' --as-of 2025-01-01
     """
+    from lexcite.cli._acts import locate
+    from lexcite.ingest.catalog import Catalog
+
     with Catalog() as catalog:
         check_date(as_of, "--as-of")
         found = locate(catalog, ref, act=act, as_of=as_of, language=language)
@@ -190,6 +197,9 @@ def refresh(
 
     Example: lexcite refresh 32024R1689 --json
     """
+    from lexcite.ingest.catalog import Catalog
+    from lexcite.ingest.refresh import refresh as refresh_acts
+
     with Catalog() as catalog:
         report = refresh_acts(catalog, celex or None, tuple(language) if language else None)
     if as_json:
