@@ -12,6 +12,7 @@ bug and keeps its traceback.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -63,8 +64,11 @@ class _Ticker:
     """A progress display: a rich bar on a terminal, else a plain line on stderr every `every` seconds."""
 
     def __init__(self, every: float = 10.0) -> None:
+        import time
+
         self._bar: Any = None
-        self._every, self._last, self._what, self._i, self._n = every, 0.0, "", 0, None
+        # the first plain line comes after `every` seconds: a short run prints none
+        self._every, self._last, self._what, self._i, self._n = every, time.monotonic(), "", 0, None
         if err.is_terminal:
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -83,7 +87,7 @@ class _Ticker:
         import time
 
         now = time.monotonic()
-        if now - self._last >= self._every or (self._n and self._i == self._n):
+        if now - self._last >= self._every:
             self._last = now
             of = f"/{self._n}" if self._n else ""
             print(f"{self._what} {self._i}{of}", file=sys.stderr, flush=True)
@@ -124,6 +128,10 @@ def _usage_error(e: Any) -> None:
 
 
 def main(args: list[str] | None = None) -> None:
+    # Models print "Loading weights: 100%" bars on every call; lexcite's own progress is on stderr.
+    # Read by huggingface_hub (and transformers through it) when first imported, so set before that.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     try:
         rv = command().main(args=args, prog_name="lexcite", standalone_mode=False)
     except LexciteError as e:

@@ -56,7 +56,7 @@ class TestBadInput:
         page.write_text("<html><body><p class='post'>Hello</p><p class='post'>AI Act news</p></body></html>")
         r = lexcite("ingest", str(page))
         assert r.returncode == 1
-        assert "FormatNotRecognised" in r.stderr and "blog.html" in r.stderr and "Traceback" not in r.stderr
+        assert "no known EUR-Lex markup" in r.stderr and "blog.html" in r.stderr and "Traceback" not in r.stderr
         assert len(r.stderr.strip().splitlines()) <= 3  # one logical line, wrapped at most by the terminal
         assert lexcite("acts", "--json").stdout == before
 
