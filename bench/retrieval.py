@@ -26,6 +26,7 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 import numpy as np  # noqa: E402
 
+from lexcite.catalog import Catalog, UnitRecord  # noqa: E402
 from lexcite.config import corpus_dir  # noqa: E402
 from lexcite.contract import Perimeter, Unit  # noqa: E402
 from lexcite.errors import LexciteError  # noqa: E402
@@ -36,7 +37,6 @@ from lexcite.index.chunks import chunk_texts, passages  # noqa: E402
 from lexcite.index.embed import EMBEDDERS, get_embedder  # noqa: E402
 from lexcite.index.perimeter import RecordMask  # noqa: E402
 from lexcite.index.search import ABLATION, Searcher  # noqa: E402
-from lexcite.ingest.catalog import Catalog, UnitRecord  # noqa: E402
 from lexcite.ingest.load import ingest_paths  # noqa: E402
 
 ACTS = ("32024R1689.oj.xhtml", "32026R1744.oj.xhtml", "32016R0679.oj.html")

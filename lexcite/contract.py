@@ -30,6 +30,9 @@ __all__ = [
     "REFUSAL",
     "Candidate",
     "SearchResult",
+    "UnitRecord",
+    "VersionRow",
+    "STATUSES",
 ]
 
 UnitKind = Literal["recital", "article", "paragraph", "point", "annex", "section"]
@@ -117,6 +120,8 @@ class ParsedAct:
     modified_by: tuple[str, ...] = ()  # CELEX of amending acts named in a consolidated text
     # unit id -> CELEX of the act that last changed it (consolidated ▼M markers)
     changed_units: tuple[tuple[str, str], ...] = ()
+    # article id -> the chapter/section it lies in ("cpt_III.sct_4"), where the markup says (ingest/dates.py)
+    divisions: tuple[tuple[str, str], ...] = ()
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -307,6 +312,51 @@ class Answer:
             "trace_id": self.trace_id,
             "perimeter": self.perimeter.to_dict(),
         }
+
+
+STATUSES = ("current", "superseded", "draft")
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    """One stored version (expression) of an act, as the catalog holds it."""
+
+    id: int
+    act: str
+    version: str
+    language: str
+    format: str
+    status: str
+    valid_from: str
+    valid_to: str | None
+    binding: bool
+    title: str
+    source: str
+    source_url: str
+    sha256: str
+    etag: str | None
+    last_modified: str | None
+    fetched_at: str | None
+    ingested_at: str
+    modified_by: tuple[str, ...]
+    access_tags: tuple[str, ...]
+    unit_count: int = 0
+    raw_path: str | None = None
+
+
+@dataclass(frozen=True)
+class UnitRecord:
+    """A unit with the catalog facts retrieval filters on."""
+
+    unit: Unit
+    status: str
+    valid_from: str
+    valid_to: str | None
+    access_tags: tuple[str, ...] = ()
+    changed_by: str | None = None
+
+    def in_force(self, day: str) -> bool:
+        return self.valid_from <= day and (self.valid_to is None or day < self.valid_to)
 
 
 @dataclass(frozen=True)

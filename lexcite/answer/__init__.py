@@ -6,10 +6,10 @@ Public surface::
     answer = ask("Which AI practices are prohibited?", Perimeter(acts=("32024R1689",)))
 """
 
-from lexcite.answer.ask import GENERATORS, ReplayReport, ask, choose_generator, replay
+from lexcite.answer.ask import GENERATORS, GeneratorChoice, ReplayReport, ask, choose_generator, replay
 from lexcite.answer.draft import Draft, Generator
 from lexcite.answer.trace import TraceStore
 from lexcite.answer.verify import Verification, verify
 
-__all__ = ["ask", "replay", "ReplayReport", "choose_generator", "GENERATORS", "Draft", "Generator", "TraceStore",
-           "Verification", "verify"]
+__all__ = ["ask", "replay", "ReplayReport", "choose_generator", "GeneratorChoice", "GENERATORS", "Draft", "Generator",
+           "TraceStore", "Verification", "verify"]

@@ -39,10 +39,9 @@ from datetime import date
 
 from lexcite.answer.conflicts import former_conflict, unit_head, unit_label
 from lexcite.answer.verify import Verification, outside_perimeter, verify
+from lexcite.catalog import Catalog, UnitRecord
 from lexcite.contract import AmendmentLink, CitationRef, CitedSentence, Conflict, Evidence, Fact, Perimeter
 from lexcite.errors import CitationError
-from lexcite.ingest.amendments import stored_links
-from lexcite.ingest.catalog import Catalog, UnitRecord
 from lexcite.values import act_label
 
 __all__ = ["Amendment", "Notes", "find_amendments", "amendment_notes", "former_conflicts", "render"]
@@ -117,7 +116,7 @@ class _Links:
         key = (amending.act, amending.version)
         if key not in self._cache:
             self._cache[key] = [
-                link for link, outcome in stored_links(self.catalog, amending_act=amending.act)
+                link for link, outcome in self.catalog.links(amending_act=amending.act)
                 if link.amending.version == amending.version and link.target_unit and link.action != "unparsed"
                 # only an instruction that was applied changed the stored text
                 and (outcome is None or outcome.startswith("applied"))

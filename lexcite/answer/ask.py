@@ -33,47 +33,59 @@ from lexcite.answer.evidence import build_evidence, no_evidence_answer, refused_
 from lexcite.answer.numeric import bind_values
 from lexcite.answer.trace import AskRecord, TraceStore, catalog_problems, sha256_text, versions_in_scope
 from lexcite.answer.verify import check_values, outside_perimeter, verify
+from lexcite.catalog import Catalog
 from lexcite.contract import REFUSAL, Answer, CitationRef, Perimeter
 from lexcite.errors import CitationError, ConfigError
 from lexcite.index.perimeter import empty_reason
-from lexcite.ingest.catalog import Catalog
 from lexcite.question import cues
 from lexcite.values import CHECKED_KINDS, read_values
 
-__all__ = ["ask", "choose_generator", "replay", "ReplayReport", "GENERATORS"]
+__all__ = ["ask", "choose_generator", "GeneratorChoice", "replay", "ReplayReport", "GENERATORS"]
 
 GENERATORS = ("claude", "extractive", "local")
 
 
-def choose_generator(generator: str | Generator | None = None) -> tuple[Generator, str]:
+@dataclass(frozen=True)
+class GeneratorChoice:
+    """The generator one `ask` uses and the line saying why, chosen once (the CLI shows `why`, the trace keeps it)."""
+
+    generator: Generator
+    why: str  # e.g. "offline extractive: ANTHROPIC_API_KEY not set"
+
+
+def choose_generator(generator: str | Generator | GeneratorChoice | None = None) -> GeneratorChoice:
     """The generator to use and a line saying why: Claude when ANTHROPIC_API_KEY is set, else extractive.
+
+    A choice already made is returned as it is, so a caller that showed `why` and `ask` agree.
 
     Raises:
         ConfigError: an unknown name, or "claude" without a key.
     """
+    if isinstance(generator, GeneratorChoice):
+        return generator
     if generator is not None and not isinstance(generator, str):
-        return generator, f"{generator.name} (given)"
+        return GeneratorChoice(generator, f"{generator.name} (given)")
     if generator is None:
         if config.anthropic_api_key():
             generator = "claude"
         else:
             from lexcite.answer.generate_extractive import ExtractiveGenerator
 
-            return ExtractiveGenerator(), "offline extractive: ANTHROPIC_API_KEY not set"
+            return GeneratorChoice(ExtractiveGenerator(), "offline extractive: ANTHROPIC_API_KEY not set")
     if generator == "claude":
         from lexcite.answer.generate_claude import ClaudeGenerator
 
         gen = ClaudeGenerator()
-        return gen, f"claude ({gen.model})"
+        return GeneratorChoice(gen, f"claude ({gen.model})")
     if generator == "extractive":
         from lexcite.answer.generate_extractive import ExtractiveGenerator
 
-        return ExtractiveGenerator(), "offline extractive (chosen)"
+        return GeneratorChoice(ExtractiveGenerator(), "offline extractive (chosen)")
     if generator == "local":  # optional extra: pip install lexcite[local]
         from lexcite.answer.generate_local import LocalGenerator
 
         gen = LocalGenerator()
-        return gen, f"local ({gen.model}: a small base model for testing the verifier; often wrong)"
+        return GeneratorChoice(gen, f"local ({gen.model}: a small base model for testing the verifier; often wrong)")
     raise ConfigError(f"unknown generator {generator!r}; choose from {', '.join(GENERATORS)}")
 
 
@@ -99,7 +111,7 @@ def ask(
     question: str,
     perimeter: Perimeter = Perimeter(),
     k: int = 6,
-    generator: str | Generator | None = None,
+    generator: str | Generator | GeneratorChoice | None = None,
     searcher: Any = None,
     trace: bool = True,
     store_text: bool = True,
@@ -111,8 +123,9 @@ def ask(
 
     `searcher` is anything with `search(query, perimeter, k) -> SearchResult` (default: a
     `Searcher` over the index in LEXCITE_HOME, opened for this call; pass one to reuse its loaded
-    models across questions); `generator` is "claude", "extractive", a Generator, or None
-    (Claude when ANTHROPIC_API_KEY is set, else extractive). With `trace`, the question is written
+    models across questions); `generator` is "claude", "extractive", a Generator, the
+    `choose_generator` result a caller already showed, or None (Claude when ANTHROPIC_API_KEY is
+    set, else extractive). With `trace`, the question is written
     to LEXCITE_HOME/traces.sqlite (`store_text=False`: ids, hashes and flags only).
 
     Raises:
@@ -123,7 +136,8 @@ def ask(
         raise ConfigError("the question is empty")
     t_start = time.perf_counter()
     timings: dict[str, float] = {}
-    gen, why = choose_generator(generator)
+    choice = choose_generator(generator)
+    gen = choice.generator
     own_catalog = catalog is None and getattr(searcher, "catalog", None) is None
     catalog = catalog or getattr(searcher, "catalog", None) or Catalog()
     own_searcher = searcher is None
@@ -138,7 +152,7 @@ def ask(
         rec = AskRecord(question=question, perimeter=perimeter, k=k, answer=Answer(question), result=result,
                         versions=versions_in_scope(catalog, perimeter), catalog_state=catalog.state(),
                         generator=gen.name, model=getattr(gen, "model", ""), timings=timings,
-                        params={"generator_choice": why})
+                        params={"generator_choice": choice.why})
         answer = _answer(question, perimeter, result, gen, catalog, rec, timings)
         timings["total"] = time.perf_counter() - t_start
         if trace:

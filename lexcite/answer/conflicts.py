@@ -25,11 +25,11 @@ Conflict, as former, and never cited: it lies outside a perimeter of current law
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from lexcite.catalog import Catalog
 from lexcite.contract import CitationRef, CitedSentence, Conflict, Evidence, Fact
 from lexcite.ingest.facts import fact_key
 from lexcite.question import content_terms, cues
@@ -110,25 +110,21 @@ class Relations:
         return _nearest(self.unit_applies_from, amending) or self.applies_from.get(amending.act)
 
     @classmethod
-    def from_catalog(cls, catalog: object) -> Relations:
+    def from_catalog(cls, catalog: Catalog) -> Relations:
         amends: dict[str, set[str]] = {}
         applies: dict[str, str] = {}
         version_from: dict[tuple[str, str], str] = {}
         unit_from: dict[str, str] = {}
         targets: dict[str, set[tuple[str, str]]] = {}
-        try:
-            rows = catalog.conn.execute(  # type: ignore[attr-defined]
-                "SELECT amending_act, amending, target_act, target_unit, applies_from FROM amendments").fetchall()
-        except (AttributeError, sqlite3.Error):
-            rows = []
-        for amending_act, amending, target_act, target_unit, applies_from in rows:
-            amends.setdefault(amending_act, set()).add(target_act)
-            if target_unit:
-                targets.setdefault(amending, set()).add((target_act, target_unit))
+        for link, _ in catalog.links():
+            amending, applies_from = str(link.amending), link.applies_from
+            amends.setdefault(link.amending.act, set()).add(link.target_act)
+            if link.target_unit:
+                targets.setdefault(amending, set()).add((link.target_act, link.target_unit))
             if applies_from:
                 unit_from[amending] = min(unit_from.get(amending, applies_from), applies_from)
         incorporates: dict[tuple[str, str], frozenset[str]] = {}
-        for v in catalog.versions():  # type: ignore[attr-defined]
+        for v in catalog.versions():
             version_from[(v.act, v.version)] = v.valid_from
             incorporates[(v.act, v.version)] = frozenset(v.modified_by)
             applies[v.act] = min(applies.get(v.act, v.valid_from), v.valid_from)

@@ -27,7 +27,6 @@ import json
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -35,31 +34,19 @@ from pathlib import Path
 from typing import Any
 
 from lexcite import __version__, config
-from lexcite._sqlite import connect, transaction
+from lexcite._sqlite import Migrations, connect, run_script, transaction
 from lexcite.contract import Answer, CitationRef, Perimeter, SearchResult
 from lexcite.errors import CitationError, ConfigError
 
 __all__ = ["TraceStore", "AskRecord", "MIGRATIONS", "sha256_text", "content_hash", "catalog_problems",
            "versions_in_scope"]
 
-MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = []
+MIGRATIONS = Migrations()
 
 
-def _migration(fn: Callable[[sqlite3.Connection], None]) -> Callable[[sqlite3.Connection], None]:
-    MIGRATIONS.append((fn.__name__, fn))
-    return fn
-
-
-def _script(db: sqlite3.Connection, script: str) -> None:
-    # Not executescript(): it commits first, and a migration must run inside its own transaction.
-    for statement in script.split(";"):
-        if statement.strip():
-            db.execute(statement)
-
-
-@_migration
+@MIGRATIONS
 def m001_initial(db: sqlite3.Connection) -> None:
-    _script(db, """
+    run_script(db, """
     CREATE TABLE traces (
         id TEXT PRIMARY KEY,
         created_at TEXT NOT NULL,
@@ -133,7 +120,7 @@ def m001_initial(db: sqlite3.Connection) -> None:
     """)
 
 
-@_migration
+@MIGRATIONS
 def m002_bindings_and_conflicts(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE traces ADD COLUMN bindings TEXT NOT NULL DEFAULT '[]'")
     db.execute("ALTER TABLE traces ADD COLUMN conflicts TEXT NOT NULL DEFAULT '[]'")
@@ -200,21 +187,13 @@ class TraceStore:
 
     def migrate(self) -> list[str]:
         """Run the migrations not yet applied; returns their names (empty when up to date)."""
-        self.conn.execute("CREATE TABLE IF NOT EXISTS _lexcite_migrations (name TEXT PRIMARY KEY, applied_at TEXT)")
-        done = {r[0] for r in self.conn.execute("SELECT name FROM _lexcite_migrations")}
-        ran = []
-        for name, fn in MIGRATIONS:
-            if name in done:
-                continue
-            with self._tx() as db:
-                fn(db)
-                db.execute("INSERT INTO _lexcite_migrations (name, applied_at) VALUES (?, ?)",
-                           (name, datetime.now(UTC).isoformat(timespec="seconds")))
-            ran.append(name)
-        return ran
+        try:
+            return MIGRATIONS.apply(self.conn, where=str(self.path))
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
 
     def applied_migrations(self) -> list[str]:
-        return [r[0] for r in self.conn.execute("SELECT name FROM _lexcite_migrations ORDER BY rowid")]
+        return MIGRATIONS.applied(self.conn)
 
     # -- writing -----------------------------------------------------------------
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from lexcite.catalog import Catalog, UnitRecord, VersionRow
 from lexcite.contract import CitationRef, is_celex
 from lexcite.errors import CitationError
-from lexcite.ingest.catalog import Catalog, UnitRecord, VersionRow
 from lexcite.references import ActNames, Reference, parse_reference, resolve, suggest
 
 __all__ = ["act_names", "require_act", "Located", "locate", "version_on"]

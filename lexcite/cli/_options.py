@@ -56,8 +56,8 @@ def perimeter_from_options(act: list[str] | None = None, language: str = "en", a
     check_date(as_of, "--as-of")
     acts = tuple(act or ())
     if any(not is_celex(a) for a in acts):  # a name ('AI Act', 'GDPR'): the catalog knows which act it is
+        from lexcite.catalog import Catalog
         from lexcite.cli._acts import act_names, require_act
-        from lexcite.ingest.catalog import Catalog
 
         with Catalog() as catalog:
             names = act_names(catalog)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from lexcite.catalog import Catalog
 from lexcite.cli._app import app, out
 
 if TYPE_CHECKING:
@@ -29,12 +30,11 @@ def amendments(
              lexcite amendments 32026R1744 --given
     """
     from lexcite.cli._acts import require_act
-    from lexcite.ingest.amendments import link_counts, stored_links
-    from lexcite.ingest.catalog import Catalog
+    from lexcite.ingest.amendments import link_counts
 
     with Catalog() as catalog:
         act = require_act(catalog, act)
-        rows = stored_links(catalog, amending_act=act) if given else stored_links(catalog, target_act=act)
+        rows = catalog.links(amending_act=act) if given else catalog.links(target_act=act)
     counts = link_counts(link for link, _ in rows)
     if not rows and not as_json:
         # Not an error: most acts are never amended, or not by an act this catalog holds.
@@ -76,7 +76,6 @@ def apply_amendments(
     Example: lexcite apply-amendments 32026R1744
     """
     from lexcite.ingest.apply_amendments import apply_stored
-    from lexcite.ingest.catalog import Catalog
 
     with Catalog() as catalog:
         results = apply_stored(catalog, celex, version, language)

@@ -66,10 +66,10 @@ def ask_command(
     if generator is not None and generator not in GENERATORS:
         raise ConfigError(f"--generator {generator!r}: choose from {', '.join(GENERATORS)}")
     perimeter = perimeter_from_options(act, language, as_of, include_superseded, binding_only, access_tag)
-    gen, why = choose_generator(generator)
+    choice = choose_generator(generator)
     if fmt == "text":
-        err.print(f"generator: {why}", markup=False, highlight=False)
-    answer = ask(question, perimeter, k=k, generator=gen, trace=not no_trace, store_text=not no_text)
+        err.print(f"generator: {choice.why}", markup=False, highlight=False)
+    answer = ask(question, perimeter, k=k, generator=choice, trace=not no_trace, store_text=not no_text)
     if fmt == "json":
         print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=1))
     elif fmt == "markdown":
@@ -212,7 +212,7 @@ def trace_show(
 ) -> None:
     """Everything recorded for one answer, and whether it still verifies against the catalog."""
     from lexcite.answer.trace import TraceStore, catalog_problems
-    from lexcite.ingest.catalog import Catalog
+    from lexcite.catalog import Catalog
 
     with TraceStore() as store:
         doc = store.get(trace_id)

@@ -16,7 +16,7 @@ from lexcite.cli._options import AsOfOpt, check_date
 from lexcite.errors import LexciteError
 
 if TYPE_CHECKING:
-    from lexcite.ingest.catalog import Catalog, UnitRecord
+    from lexcite.catalog import Catalog, UnitRecord
 
 
 @app.command()
@@ -40,7 +40,7 @@ def ingest(
 
     Example: lexcite ingest ../shared/corpus/raw/32024R1689.oj.xhtml --json
     """
-    from lexcite.ingest.catalog import Catalog
+    from lexcite.catalog import Catalog
     from lexcite.ingest.load import Overrides, ingest_batch
 
     overrides = Overrides(act=celex, version=version, language=language, binding=not guidance,
@@ -75,10 +75,10 @@ def acts(as_json: Annotated[bool, typer.Option("--json", help="A JSON array, one
     (--act, show, amendments). The last line says which abstention threshold `ask` uses.
     """
     from lexcite import config
+    from lexcite.catalog import Catalog
     from lexcite.cli._acts import act_names
     from lexcite.cli.index import scale_label
     from lexcite.index.build import load_manifest
-    from lexcite.ingest.catalog import Catalog
     from lexcite.references import short_title
 
     with Catalog() as catalog:
@@ -154,8 +154,8 @@ def show(
     version in force on that date.
     Example: lexcite show 'Art. 6(2) AI Act' --as-of 2025-01-01
     """
+    from lexcite.catalog import Catalog
     from lexcite.cli._acts import locate
-    from lexcite.ingest.catalog import Catalog
 
     with Catalog() as catalog:
         check_date(as_of, "--as-of")
@@ -197,7 +197,7 @@ def refresh(
 
     Example: lexcite refresh 32024R1689 --json
     """
-    from lexcite.ingest.catalog import Catalog
+    from lexcite.catalog import Catalog
     from lexcite.ingest.refresh import refresh as refresh_acts
 
     with Catalog() as catalog:

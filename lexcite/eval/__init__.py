@@ -4,8 +4,8 @@ Modules, in pipeline order::
 
     golden.py      load_golden(path, split) -> [GoldenQuestion]       (the DESIGN.md format)
     metrics.py     hit@k, recall@k, MRR@10, nDCG@k, abstention rates  (pure, per question)
-    answers.py     key facts, citation validity and support, conflicts, superseded citations
-    number_judge.py  an independent number judge (not the verifier's reading), for bench/answer_local.py
+    answers.py     key facts, citation validity, citation support (judged apart from the verifier), conflicts
+    number_judge.py  an independent number judge (not the verifier's reading): citation support, bench/answer_local.py
     baselines.py   retrieval-only (first sentence of the top BM25 unit) and Claude without retrieval
     run.py         evaluate(questions, searcher, k, with_answers) -> EvalResult; result files
     aggregate.py   rows -> the `lexcite eval --json` summary, breakdowns, latency percentiles

@@ -8,20 +8,24 @@ questions a measure is about.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import date
 
-from lexcite.answer.verify import check_values, outside_perimeter
+from lexcite.answer.draft import strip_markers
+from lexcite.answer.verify import outside_perimeter
 from lexcite.contract import Answer, CitationRef, Evidence, Perimeter
 from lexcite.errors import CitationError
 from lexcite.eval.golden import GoldenQuestion
 from lexcite.eval.metrics import contains
+from lexcite.eval.number_judge import foreign_numbers
+from lexcite.question import content_terms
 
 __all__ = [
     "SupportCheck",
     "key_fact_share",
     "citations_valid",
-    "verifier_support",
+    "independent_support",
+    "MIN_TERM_COVERAGE",
     "citation_support",
-    "record_support",
     "conflict_both_shown",
     "cites_superseded_as_current",
 ]
@@ -30,9 +34,35 @@ __all__ = [
 SupportCheck = Callable[[str, Sequence[Evidence]], bool]
 
 
-def verifier_support(sentence: str, cited: Sequence[Evidence]) -> bool:
-    """The verifier's own value check (answer.verify.check_values): no value of the sentence unsupported."""
-    return not check_values(sentence, cited)[1]
+# Share of a sentence's content words that its cited units must contain, literally (after stemming):
+# most of what it says is in what it cites. Fixed by that reading, not tuned on any split.
+MIN_TERM_COVERAGE = 0.5
+
+
+def independent_support(record_date: Callable[[CitationRef], str | None] | None = None) -> SupportCheck:
+    """A sentence check independent of the verifier, so that `citation_support` can fall below 1.
+
+    Supported when every number of the sentence is in a cited unit, by the separate number judge
+    (eval/number_judge.py, not the verifier's `lexcite.values` reading), and at least
+    MIN_TERM_COVERAGE of its content words (question.content_terms) occur in the cited titles and texts.
+    With `record_date`, a sentence rendered from catalog records may also state the numbers of the
+    date the catalog records a cited unit in force from.
+    """
+
+    def check(sentence: str, cited: Sequence[Evidence]) -> bool:
+        numbers: set[str] = set()
+        found = {t for e in cited for t in content_terms(f"{e.title} {e.text}")}
+        for e in cited:
+            day = record_date(e.ref) if record_date else None
+            if day:  # "2026-07-27" may be written "27 July 2026"
+                numbers |= {str(int(part)) for part in day.split("-")}
+                found |= set(content_terms(date.fromisoformat(day).strftime("%B")))
+        if foreign_numbers(sentence, cited) - numbers:
+            return False
+        terms = set(content_terms(strip_markers(sentence)))
+        return not terms or len(terms & found) / len(terms) >= MIN_TERM_COVERAGE
+
+    return check
 
 
 def key_fact_share(answer: Answer, q: GoldenQuestion) -> float | None:
@@ -63,20 +93,10 @@ def citations_valid(answer: Answer, perimeter: Perimeter,
     return True
 
 
-def record_support(record_date: Callable[[CitationRef], str | None]) -> SupportCheck:
-    """The verifier's value check for sentences rendered from catalog records (`CitedSentence.from_records`):
-    a date may also be the one the catalog records a cited unit in force from (`record_date`)."""
-
-    def check(sentence: str, cited: Sequence[Evidence]) -> bool:
-        dates = {e.ref: d for e in cited if (d := record_date(e.ref))}
-        return not check_values(sentence, cited, record_dates=dates)[1]
-
-    return check
-
-
 def citation_support(answer: Answer, check: SupportCheck, records: SupportCheck | None = None) -> float | None:
-    """ALCE-style precision: share of sentences whose numbers and names appear in the units they cite.
+    """ALCE-style precision: share of sentences whose numbers and words appear in the units they cite.
 
+    `check` is an `independent_support`, never the verifier that decided to show the answer;
     `records` checks the sentences rendered from catalog records (default: `check`, which knows no record).
     """
     if answer.refused or not answer.sentences:

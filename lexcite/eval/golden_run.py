@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from lexcite import config
+from lexcite.catalog import Catalog
 from lexcite.contract import CitationRef, Perimeter
 from lexcite.errors import CitationError
 from lexcite.eval import answers as am
 from lexcite.eval.baselines import claude_no_rag
 from lexcite.eval.golden import load_golden
 from lexcite.eval.run import EvalResult, Inside, evaluate
-from lexcite.ingest.catalog import Catalog
 
 __all__ = ["run_golden", "catalog_inside", "catalog_record_date"]
 
@@ -83,7 +83,7 @@ def run_golden(
     no_rag = claude_no_rag(api_key, model) if api_key and with_answers else None
     with Searcher(home) as searcher:
         stored = searcher.manifest.get("thresholds", {}).get(stages_key(Stages()))
-        records = am.record_support(catalog_record_date(searcher.catalog))
+        records = am.independent_support(catalog_record_date(searcher.catalog))
         result = evaluate(questions, searcher, k, with_answers, inside=catalog_inside(searcher.catalog),
                           records=records, no_rag=no_rag, as_of=as_of, on_question=on_question)
         embedder, reranker = searcher.embedder_name, searcher.reranker_spec

@@ -160,8 +160,8 @@ def evaluate(
     (an open `index.search.Searcher`) whose `ranked` is not cut at k.
     `ablation` maps stage names to `Stages` values (default `index.search.ABLATION`);
     a "full" entry is added, searched with the searcher's defaults, when absent.
-    `ask` defaults to `answer.ask.ask`, `support` to the verifier's sentence check; `records` checks
-    sentences rendered from catalog records (`eval.answers.record_support`), default `support`.
+    `ask` defaults to `answer.ask.ask`, `support` to `eval.answers.independent_support()` (not the
+    verifier); `records` checks sentences rendered from catalog records, default `support`.
     `no_rag` is a prompt -> text function for the no-RAG baseline (None: skipped).
 
     Raises:
@@ -240,4 +240,4 @@ def _default_ask() -> AskFn:
 
 
 def _default_support() -> am.SupportCheck:
-    return am.verifier_support
+    return am.independent_support()

@@ -27,13 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from lexcite import config
+from lexcite.catalog import Catalog
 from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.bm25 import BM25_PARAMS, TOKENIZER
 from lexcite.index.chunks import DEFAULT_GRANULARITY, Passage, chunk_id, chunk_texts, passages
 from lexcite.index.dense import DenseStore, backend_name, metadata, open_client, same_backend
 from lexcite.index.embed import DEFAULT_EMBEDDER, Embedder, get_embedder
 from lexcite.index.rerank import parse_spec
-from lexcite.ingest.catalog import Catalog
 
 __all__ = ["build", "BuildReport", "load_manifest", "save_manifest", "manifest_path", "check", "DEFAULT_RERANKER",
            "collection_name", "FIX"]

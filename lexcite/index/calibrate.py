@@ -41,12 +41,12 @@ from pathlib import Path
 from typing import Any
 
 from lexcite import config
+from lexcite.catalog import Catalog
 from lexcite.errors import ConfigError
 from lexcite.eval.golden import GoldenQuestion, default_golden_path, load_golden
 from lexcite.index.build import load_manifest, save_manifest
 from lexcite.index.rerank import parse_spec
 from lexcite.index.search import ABLATION, Params, Searcher, Stages, stages_key
-from lexcite.ingest.catalog import Catalog
 
 __all__ = ["Calibration", "choose_threshold", "calibrate", "MAX_WRONG_ABSTAIN", "RULE", "SHIPPED", "shipped_key"]
 

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from lexcite.ingest.catalog import UnitRecord
+from lexcite.catalog import UnitRecord
 
 __all__ = ["Passage", "GRANULARITIES", "DEFAULT_GRANULARITY", "passages", "chunk_texts", "chunk_id", "unit_key",
            "passage_key"]

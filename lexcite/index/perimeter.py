@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from lexcite.catalog import UnitRecord
 from lexcite.contract import Perimeter
-from lexcite.ingest.catalog import UnitRecord
 
 __all__ = ["OPEN_END", "predicate", "where", "statuses", "date_int", "tag_key", "check_date", "RecordMask",
            "empty_reason"]

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from lexcite import config
+from lexcite.catalog import Catalog
 from lexcite.contract import Candidate, CitationRef, Hit, Perimeter, SearchResult
 from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.bm25 import BM25Index
@@ -37,7 +38,6 @@ from lexcite.index.fuse import RRF_K, rrf
 from lexcite.index.perimeter import RecordMask, where
 from lexcite.index.rerank import Reranker, load_reranker
 from lexcite.index.scope import Scope, refusal_reason
-from lexcite.ingest.catalog import Catalog
 from lexcite.question import cues
 from lexcite.values import read_values
 
@@ -75,7 +75,7 @@ class Params:
     value_bonus: float = 0.03  # a passage that states the kind of value asked for (a date for "when ...?")
 
 
-_OFF = Stages(False, False, False, False, False, False, False)
+_OFF = Stages(**{f.name: False for f in fields(Stages)})
 
 # The ablation, each row adding one stage to the one before; "full" is the default configuration.
 ABLATION: dict[str, Stages] = {

@@ -48,6 +48,16 @@ RECITAL_WORD = {
 }
 
 
+# The formula that opens the recitals, where a document puts it in a recital element of its own.
+RECITALS_FORMULA = ("whereas", "overwegende hetgeen volgt", "considérant ce qui suit",
+                    "in erwägung nachstehender gründe", "considerando quanto segue", "considerando lo siguiente")
+
+
+def is_recitals_formula(text: str) -> bool:
+    """'Whereas:' (Data Act, div#rct_1 / an unnumbered <CONSID>): a heading of the recitals, not one."""
+    return norm_space(text).rstrip(" :").lower() in RECITALS_FORMULA
+
+
 def is_quoted(label: str) -> bool:
     """A label that opens a quotation ("“5.", "‘(68)") numbers text quoted from another act."""
     s = norm_space(label)

@@ -5,15 +5,15 @@ An amending act (e.g. Regulation (EU) 2026/1744, the Digital Omnibus on AI) says
 "(5) Article 4 is replaced by the following: ‘Article 4 …’". Points may nest: "(7) Article 5
 is amended as follows: (a) in paragraph 1, the first subparagraph, the following points are
 inserted: ‘(ba) …’". This module reads those points from the OJ markup (the formula, the
-quoted new text and its structure), parses each formula into target unit ids (DESIGN ids:
-`art_4`, `art_5.par_1.pnt_ba`, `anx_XIV`) and an action, and stores the links.
+quoted new text and its structure) and parses each formula into target unit ids (DESIGN ids:
+`art_4`, `art_5.par_1.pnt_ba`, `anx_XIV`) and an action; the catalog stores the links.
 
 A formula no rule knows becomes an `unparsed` link carrying its text and the reason: a
 target is never guessed, and no instruction is silently dropped.
 
-The date a link applies from is the amending act's entry into force, read from its own
-final article ("…enter into force on the third day following that of its publication…")
-and its OJ publication date, never hard-coded.
+A link is read with the amending act's entry into force (`ingest/dates.py`, from its own final
+article and its OJ publication date); the date each change applies from is the later of that and
+the date the amended act's application rules set for the changed unit (`apply_amendments`).
 """
 
 from __future__ import annotations
@@ -22,14 +22,13 @@ import copy
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
-from typing import Any
 
 from lxml import etree
 
 from lexcite.contract import AmendmentLink, CitationRef, Unit
 from lexcite.ingest._markup import classes, eurlex_link, norm_space, text_of
-from lexcite.ingest.catalog import Catalog
+from lexcite.ingest.dates import ORDINALS as _ORDINALS
+from lexcite.ingest.dates import entry_into_force
 from lexcite.ingest.parse_oj import OPEN_QUOTES, celex_from_title, closes_quote, label_segment, parse_date
 
 __all__ = [
@@ -43,28 +42,13 @@ __all__ = [
     "entry_into_force",
     "read_amending_act",
     "is_amending_text",
-    "store_links",
-    "stored_links",
-    "set_outcomes",
     "link_counts",
 ]
 
 ACTIONS = ("replaced", "inserted", "deleted", "added", "amended", "unparsed")
 
 _CLOSE_QUOTES = "’”»\"'"
-_ORDINALS = {
-    w: i
-    for i, w in enumerate(
-        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
-        "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(),
-        start=1,
-    )
-}
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60}
-_TENS_ORD = {"thirtieth": 30, "fortieth": 40, "fiftieth": 50, "sixtieth": 60}
 _ORD_WORD = "|".join(_ORDINALS)
-_MONTHS = {m: i for i, m in enumerate(
-    "January February March April May June July August September October November December".split(), start=1)}
 
 # "Regulation (EU) 2024/1689 is amended as follows" (the sentence that names the target act)
 _ACT_AMENDED = re.compile(
@@ -351,49 +335,6 @@ def new_unit_id(formula: Formula, label: str) -> str:
     """The id of a unit that an inserted/added formula creates from its quoted label ("4a", "ba", "XIV")."""
     seg = f"{_SEG[formula.what]}_{label}"
     return f"{formula.container}.{seg}" if formula.container else seg
-
-
-# ---------------------------------------------------------------------------
-# Entry into force
-# ---------------------------------------------------------------------------
-
-
-def _ordinal_number(words: str) -> int | None:
-    words = words.lower()
-    if words in _ORDINALS:
-        return _ORDINALS[words]
-    if words in _TENS_ORD:
-        return _TENS_ORD[words]
-    tens, _, unit = words.partition("-")
-    if tens in _TENS and unit in _ORDINALS and _ORDINALS[unit] < 10:
-        return _TENS[tens] + _ORDINALS[unit]
-    return None
-
-
-def entry_into_force(texts: Iterable[str], published: str) -> tuple[str | None, str]:
-    """The entry-into-force date an act states of itself, and the sentence it was read from.
-
-    "shall enter into force on the third day following that of its publication" + publication
-    2026-07-24 -> 2026-07-27. (None, reason) when no sentence says it.
-    """
-    for text in texts:
-        m = re.search(r"shall enter into force on the (?P<n>[a-z-]+) day following(?: that of)? its publication",
-                      text)
-        if m:
-            n = _ordinal_number(m["n"])
-            if n is None:
-                return None, f"unknown ordinal {m['n']!r} in {m[0]!r}"
-            return (date.fromisoformat(published) + timedelta(days=n)).isoformat(), m[0]
-        m = re.search(r"shall enter into force on the day (?:following|after)(?: that of)? its publication", text)
-        if m:
-            return (date.fromisoformat(published) + timedelta(days=1)).isoformat(), m[0]
-        m = re.search(r"shall enter into force on the (?:day|date) of its publication", text)
-        if m:
-            return published, m[0]
-        m = re.search(r"shall enter into force on (\d{1,2}) ([A-Z][a-z]+) (\d{4})", text)
-        if m and m[2] in _MONTHS:
-            return date(int(m[3]), _MONTHS[m[2]], int(m[1])).isoformat(), m[0]
-    return None, "no 'shall enter into force on …' sentence found in the act's articles"
 
 
 # ---------------------------------------------------------------------------
@@ -757,70 +698,6 @@ def read_amending_act(root: etree._Element, act: str, version: str, language: st
     for a in articles:
         reader.article(a)
     return AmendingAct(act, version, language, published, applies_from, said, reader.out)
-
-
-# ---------------------------------------------------------------------------
-# Storage: the `amendments` table (catalog migration), written in one transaction
-# ---------------------------------------------------------------------------
-
-_COLUMNS = ("amending", "target_act", "target_unit", "action", "applies_from", "new_text", "instruction", "reason")
-
-
-def _row(link: AmendmentLink) -> tuple[Any, ...]:
-    return (str(link.amending), link.target_act, link.target_unit, link.action, link.applies_from,
-            link.new_text, link.instruction, link.reason)
-
-
-def store_links(catalog: Catalog, act: str, version: str, links: Sequence[AmendmentLink]) -> bool:
-    """Replace the stored links of one amending act version; identical links write nothing. True if written."""
-    old = catalog.conn.execute(
-        f"SELECT {', '.join(_COLUMNS)} FROM amendments WHERE amending_act=? AND amending_version=? ORDER BY seq",
-        (act, version),
-    ).fetchall()
-    new = [_row(link) for link in links]
-    if [tuple(r) for r in old] == new:
-        return False
-    with catalog.transaction() as c:
-        c.execute("DELETE FROM amendments WHERE amending_act=? AND amending_version=?", (act, version))
-        c.executemany(
-            f"INSERT INTO amendments (amending_act, amending_version, seq, {', '.join(_COLUMNS)}) "
-            f"VALUES (?, ?, ?, {', '.join('?' * len(_COLUMNS))})",
-            [(act, version, i, *r) for i, r in enumerate(new)],
-        )
-    return True
-
-
-def set_outcomes(catalog: Catalog, act: str, version: str, outcomes: dict[int, str]) -> None:
-    """Record, per link (by its order), whether applying it worked; writes only what changed."""
-    old = dict(catalog.conn.execute(
-        "SELECT seq, outcome FROM amendments WHERE amending_act=? AND amending_version=?", (act, version)).fetchall())
-    changed = [(v, act, version, k) for k, v in outcomes.items() if k in old and old[k] != v]
-    if changed:
-        with catalog.transaction() as c:
-            c.executemany("UPDATE amendments SET outcome=? WHERE amending_act=? AND amending_version=? AND seq=?",
-                          changed)
-
-
-def stored_links(catalog: Catalog, target_act: str | None = None, amending_act: str | None = None,
-                 ) -> list[tuple[AmendmentLink, str | None]]:
-    """Stored links (of one target act / one amending act, or all), in order, with their apply outcome."""
-    sql = f"SELECT {', '.join(_COLUMNS)}, outcome FROM amendments"
-    where, args = [], []
-    if target_act:
-        where.append("target_act=?")
-        args.append(target_act)
-    if amending_act:
-        where.append("amending_act=?")
-        args.append(amending_act)
-    if where:
-        sql += " WHERE " + " AND ".join(where)
-    rows = catalog.conn.execute(sql + " ORDER BY amending_act, amending_version, seq", args).fetchall()
-    out = []
-    for r in rows:
-        link = AmendmentLink(CitationRef.parse(r["amending"]), r["target_act"], r["target_unit"], r["action"],
-                             r["applies_from"], r["new_text"], r["instruction"], r["reason"])
-        out.append((link, r["outcome"]))
-    return out
 
 
 def link_counts(links: Iterable[AmendmentLink]) -> dict[str, int]:

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from lxml import etree, html
 
+from lexcite.catalog import Catalog, Source, StoreResult, VersionRow
 from lexcite.contract import ParsedAct, Unit
 from lexcite.errors import CatalogError, LexciteError
 from lexcite.ingest._markup import consolidated_link, read_html, text_of
@@ -42,10 +43,7 @@ from lexcite.ingest.amendments import (
     Quoted,
     is_amending_text,
     read_amending_act,
-    set_outcomes,
-    store_links,
 )
-from lexcite.ingest.catalog import Catalog, Source, StoreResult, VersionRow
 from lexcite.ingest.detect import detect_html_format
 from lexcite.ingest.parse_oj import Meta, Texts, _OjParser, emit
 
@@ -211,14 +209,15 @@ def _annex_from_quote(q: Quoted, anx: str) -> etree._Element:
     head = heads[0]
     body = [c for c in head.getparent() if isinstance(c.tag, str) and c is not head]
     div = _el("div", "eli-container", anx)
+    # A quoted annex without a subtitle (the Omnibus's Annex XIV) opens with a plain paragraph: the
+    # official consolidation keeps it as the annex's first text, not as its title.
     div.append(_el("p", "oj-doc-ti", text=f"ANNEX {_seg_label(anx)}"))
-    if body and body[0].tag == "p" and "oj-ti-grseq" not in (body[0].get("class") or "") and not re.match(
-            r"^\d+\.", text_of(body[0])):
-        # A quoted annex prints its title as a plain paragraph right under the heading.
-        div.append(_el("p", "oj-doc-ti", text=text_of(body[0])))
-        body = body[1:]
     div.extend(body)
     return div
+
+
+def _unquote_level(text: str) -> str:
+    return text.replace("“", "‘").replace("”", "’")
 
 
 def _fragment_units(q: Quoted, uid: str, parent: str | None, draft: _Draft) -> list[Unit]:
@@ -261,7 +260,9 @@ def _fragment_units(q: Quoted, uid: str, parent: str | None, draft: _Draft) -> l
             emit(collector, node)
     except LexciteError as e:
         raise _NotApplied(f"the OJ parser refused the quoted text: {e}") from None
-    found = collector.units()
+    # Quoted text quotes one level down (‘… “safety component” means …’); once in place it is the
+    # act's own text, where the OJ and the official consolidation use single quotes.
+    found = tuple(replace(u, title=_unquote_level(u.title), text=_unquote_level(u.text)) for u in collector.units())
     units = [u for u in found if u.unit == uid or u.unit.startswith(uid + ".")]
     if not units or units[0].unit != uid:
         got = ", ".join(u.unit for u in found[:6])
@@ -296,6 +297,12 @@ def _label_key(label: str, roman: bool) -> tuple[int, int, str]:
     if m:
         return (0, int(m[1]), m[2])
     return (1, 0, label)
+
+
+def _label_after(uid: str, other: str) -> bool:
+    """Whether the last segment of `uid` numbers after that of `other` (point 9 after point 8)."""
+    a, b = _seg_label(uid.rsplit(".", 1)[-1]), _seg_label(other.rsplit(".", 1)[-1])
+    return _label_key(a, False) > _label_key(b, False)
 
 
 def _seg_type(uid: str) -> str:
@@ -497,6 +504,36 @@ class _Draft:
         if u.parent is not None:
             self.propagate(u.parent, previous, self.units[target].text, ref, notes)
 
+    def punctuate(self, changed: str, ref: str, notes: list[str]) -> None:
+        """The list punctuation consolidators restore around an inserted or deleted point (marked
+        `COMMAND="IMPLICIT"` in the official consolidated Formex): a point followed by another ends with
+        ';' and the list's last point with '.' (AI Act Articles 58(1)(c), 96(1)(f), 99(4)(da), Annex I
+        Section B point 20, Annex VIII Section B point 8). Only the changed point and its neighbour."""
+        parent = changed.rsplit(".", 1)[0]
+        points = [u for u in self.siblings(parent, "pnt") if self.units[u].kind == "point"]
+        if changed in points:  # inserted: itself when a point follows, else the point before it
+            i = points.index(changed)
+            todo = [changed] if i < len(points) - 1 else points[i - 1:i]
+        else:  # deleted: the new last point, if the deleted one was last
+            todo = points[-1:] if points and _label_after(changed, points[-1]) else []
+        for uid in todo:
+            text = self.units[uid].text
+            last = uid == points[-1]
+            if re.search(r"(?:\band|\bor|:)$", text):
+                continue
+            if last and text.endswith(";") and self.units[parent].text.endswith(text):
+                self.edit_end(uid, text[:-1] + ".", ref, notes)
+            elif not last and text.endswith("."):
+                self.edit_end(uid, text[:-1] + ";", ref, notes)
+            elif not last and (text[-1:].isalnum() or text.endswith(")")):
+                self.edit_end(uid, text + ";", ref, notes)
+
+    def edit_end(self, uid: str, new: str, ref: str, notes: list[str]) -> None:
+        u = self.units[uid]
+        self.units[uid] = replace(u, text=new)
+        self.changed[uid] = ref
+        self.propagate(u.parent, u.text, new, ref, notes)
+
     def apply(self, ins: Instruction) -> str:
         link, notes = ins.link, []
         target = link.target_unit or ""
@@ -506,8 +543,12 @@ class _Draft:
             self.replace(ins, target, ins.quoted[0], notes)
         elif link.action in ("inserted", "added") and ins.part != "subpar_add":
             self.insert(ins, target, ins.quoted[0], notes)
+            if _seg_type(target) == "pnt" and "." in target:
+                self.punctuate(target, str(link.amending), notes)
         elif link.action == "deleted":
             self.delete(ins, target, notes)
+            if _seg_type(target) == "pnt" and "." in target:
+                self.punctuate(target, str(link.amending), notes)
         elif ins.part == "heading":
             self.heading(ins, target)
         elif ins.part:
@@ -590,17 +631,16 @@ def oj_subparagraphs(root: etree._Element) -> Callable[[str], list[tuple[str, st
     return lookup
 
 
-def _raw_file(v: VersionRow, raw_path: str | None) -> Path | None:
-    for candidate in (raw_path, v.source):
+def _raw_file(v: VersionRow) -> Path | None:
+    for candidate in (v.raw_path, v.source):
         if candidate and Path(candidate).is_file():
             return Path(candidate)
     return None
 
 
-def _read_oj_markup(catalog: Catalog, v: VersionRow) -> etree._Element | None:
+def _read_oj_markup(v: VersionRow) -> etree._Element | None:
     """The OJ markup a stored version was parsed from, if it is still there and unchanged."""
-    row = catalog.conn.execute("SELECT raw_path FROM versions WHERE id=?", (v.id,)).fetchone()
-    path = _raw_file(v, row["raw_path"] if row else None)
+    path = _raw_file(v)
     if path is None:
         return None
     data = path.read_bytes()
@@ -652,14 +692,14 @@ def _apply_to_target(catalog: Catalog, amending: AmendingAct, target: str, seqs:
                      and v.language == amending.language), None)
     if existing is not None and existing.format != DERIVED_FORMAT:
         return pending(f"the stored {existing.format} version {target}@{existing.version} prevails")
-    markup = _read_oj_markup(catalog, base)
+    markup = _read_oj_markup(base)
     units, changed, outs = derive(
         _version_units(catalog, base), [amending.instructions[i] for i in seqs], act=target,
         version=amending.applies_from, language=amending.language, binding=base.binding,
         subparagraphs=oj_subparagraphs(markup) if markup is not None else (lambda _: None))
     res.outcomes = dict(zip(seqs, outs, strict=True))
     title = f"{base.title} — as amended by {_short_name(amending_title, amending.act)} (from {amending.applies_from})"
-    doc_kind = catalog.conn.execute("SELECT doc_kind FROM acts WHERE celex=?", (target,)).fetchone()["doc_kind"]
+    doc_kind = catalog.doc_kind(target)
     derived = ParsedAct(
         act=target, version=amending.applies_from, language=amending.language, format=DERIVED_FORMAT, title=title,
         units=units, doc_kind=doc_kind, binding=base.binding, source_url=base.source_url,
@@ -681,7 +721,7 @@ def apply_amending_act(catalog: Catalog, amending: AmendingAct, amending_title: 
     saying why none was built (target not in the catalog, date unknown, a consolidated text
     of that date prevails); the outcome of every link is recorded in the catalog either way.
     """
-    store_links(catalog, amending.act, amending.version, amending.links)
+    catalog.store_links(amending.act, amending.version, amending.links)
     outcomes = {i: f"not applied: unparsed ({ins.link.reason})"
                 for i, ins in enumerate(amending.instructions) if ins.link.action == "unparsed"}
     results: list[ApplyResult] = []
@@ -691,7 +731,7 @@ def apply_amending_act(catalog: Catalog, amending: AmendingAct, amending_title: 
         outcomes.update(res.outcomes)
         res.outcomes = {i: outcomes[i] for i in seqs}
         results.append(res)
-    set_outcomes(catalog, amending.act, amending.version, outcomes)
+    catalog.set_link_outcomes(amending.act, amending.version, outcomes)
     return results
 
 
@@ -707,7 +747,7 @@ def apply_stored(catalog: Catalog, act: str, version: str | None = None, languag
         raise CatalogError(f"{act}: no stored version{' ' + version if version else ''}; ingest it first")
     out: list[ApplyResult] = []
     for v in rows:
-        root = _read_oj_markup(catalog, v)
+        root = _read_oj_markup(v)
         if root is None:
             raise CatalogError(f"{act}@{v.version} ({v.language}): its OJ XHTML ({v.source}) is not readable "
                                "or changed since it was ingested; amendments are read from OJ markup — re-ingest it")
@@ -727,19 +767,12 @@ def update_amendments(catalog: Catalog, results: Iterable[StoreResult]) -> list[
     acts = {a for a, _, _ in touched}
     todo: dict[tuple[str, str, str], None] = {}
     for a, ver, lang in sorted(touched):
-        texts = [row[0] for row in catalog.conn.execute(
-            "SELECT u.text FROM units u JOIN versions v ON v.id=u.version_id "
-            "WHERE v.act=? AND v.version=? AND v.language=? AND u.kind='article'", (a, ver, lang))]
-        if is_amending_text(texts):
+        if is_amending_text(catalog.texts(a, ver, lang, "article")):
             todo[(a, ver, lang)] = None
-    if acts:
-        marks = ",".join("?" * len(acts))
-        for a, ver in catalog.conn.execute(
-                f"SELECT DISTINCT amending_act, amending_version FROM amendments WHERE target_act IN ({marks})",
-                tuple(acts)).fetchall():
-            for v in catalog.versions(a):
-                if v.version == ver and v.format != DERIVED_FORMAT:
-                    todo[(a, ver, v.language)] = None
+    for a, ver in catalog.amending_versions(sorted(acts)):
+        for v in catalog.versions(a):
+            if v.version == ver and v.format != DERIVED_FORMAT:
+                todo[(a, ver, v.language)] = None
     out: list[ApplyResult] = []
     # Earlier amending acts first: a later one builds on the version an earlier one produced.
     for a, ver, lang in sorted(todo, key=lambda k: (k[1], k[0], k[2])):

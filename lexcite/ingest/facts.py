@@ -21,13 +21,11 @@ Kinds (Fact.kind) and units (Fact.unit):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Any
 
 from lexcite.contract import Fact, Unit
 from lexcite.values import CHECKED_KINDS, Value, read_values
 
-__all__ = ["extract_facts", "fact_rows", "FACT_KINDS", "value_key", "fact_key"]
+__all__ = ["extract_facts", "FACT_KINDS", "value_key", "fact_key"]
 
 FACT_KINDS = ("application_date", "date", "deadline", "fine_amount", "amount", "turnover_pct", "percentage",
               "threshold")
@@ -98,10 +96,3 @@ def extract_facts(unit: Unit) -> list[Fact]:
         out.append(Fact(kind=kind, value=v.value, unit=fact_unit, display=unit.text[v.start:v.end],
                         subject=_subject(unit.text, v.start, v.end), ref=unit.ref, start=v.start, end=v.end))
     return out
-
-
-def fact_rows(version_id: int, units: Iterable[Unit]) -> Iterable[tuple[Any, ...]]:
-    """Rows for the catalog's `facts` table (Catalog.store writes them in the same transaction as the units)."""
-    for u in units:
-        for f in extract_facts(u):
-            yield (version_id, u.unit, f.kind, f.value, f.unit, f.display, f.subject, f.start, f.end)

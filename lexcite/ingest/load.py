@@ -8,11 +8,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from lexcite.catalog import Catalog, Source, StoreResult
 from lexcite.contract import ParsedAct
 from lexcite.errors import FormatNotRecognised, LexciteError, ParseError
 from lexcite.ingest._markup import read_html, read_xml
 from lexcite.ingest.apply_amendments import ApplyResult, update_amendments
-from lexcite.ingest.catalog import Catalog, Source, StoreResult
 from lexcite.ingest.detect import detect_html_format, detect_xml_format
 from lexcite.ingest.fetch import package_sha256
 from lexcite.ingest.parse_consolidated import parse_consolidated

@@ -54,6 +54,7 @@ from lexcite.ingest._labels import (
 )
 from lexcite.ingest._markup import classes, eurlex_link, norm_space, text_of
 from lexcite.ingest._units import UnitCollector
+from lexcite.ingest.dates import article_divisions
 
 __all__ = ["parse_consolidated"]
 
@@ -693,4 +694,5 @@ def parse_consolidated(
         modified_by=_modifiers(doc, body),
         changed_units=tuple(sorted(changed.items(), key=lambda kv: next(
             u.position for u in units if u.unit == kv[0]))),
+        divisions=article_divisions(body),
     )

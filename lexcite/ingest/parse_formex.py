@@ -39,6 +39,7 @@ from lexcite.ingest._labels import (
     heading_number,
     heading_word_case,
     is_quoted,
+    is_recitals_formula,
     iso_date,
     label_key,
     label_kind,
@@ -69,7 +70,9 @@ _FILE_MAX_BYTES = 64 * 1024 * 1024
 
 _MANIFEST = re.compile(r"\.doc(?:\.fmx)?\.xml$", re.IGNORECASE)
 _TOC = re.compile(r"\.toc(?:\.fmx)?\.xml$", re.IGNORECASE)
-_LOOKED_FOR = ["<DOC> manifest", "<ACT> root", "<ARTICLE>"]
+_LOOKED_FOR = ["<DOC> manifest", "<ACT> or <CONS.ACT> root", "<ARTICLE>"]
+FORMAT = "formex"
+CONSOLIDATED_FORMAT = "formex_consolidated"
 # LEGAL.VALUE prefix -> (CELEX type letter, doc_kind)
 _LEGAL_VALUE = {"REG": ("R", "regulation"), "DIR": ("L", "directive"), "DEC": ("D", "decision")}
 _TITLE_WORD = {
@@ -79,7 +82,9 @@ _TITLE_WORD = {
 }
 _DOC_KIND = {"R": "regulation", "L": "directive", "D": "decision"}
 _SPACED = ("NO.PARAG", "NO.P", "CELL", "ROW", "TI.ART", "STI.ART", "TI", "STI", "VISA", "CONSID")
-_NOT_POINTS = ("QUOT.S", "CONSID", "NOTE", "GR.NOTES")
+# Labelled items inside these are text of the enclosing unit: quotations, recitals, notes, and table
+# cells (the OJ renders a table's numbered cells as data, never as points: 2024/2981 Annex I).
+_NOT_POINTS = ("QUOT.S", "CONSID", "NOTE", "GR.NOTES", "TBL")
 
 
 # ---------------------------------------------------------------------------------------------- #
@@ -244,6 +249,7 @@ class _Counts:
     points: int = 0
     annexes: int = 0
     restarted: int = 0  # labelled items of restarted lists, kept as text (see _Builder.restarts)
+    lettered: int = 0  # labelled group headings "A." read as sections
 
 
 @dataclass
@@ -262,12 +268,13 @@ class _Builder:
         self.refs: dict[str, _Ref] = {}
         self.kind: dict[str, str] = {}
         self.anchor: dict[str, str] = {}
+        self.element: dict[str, etree._Element] = {}  # where each unit is, for amendment markers
         self.word = POINT_WORD.get(language, "point")
 
     def add(self, uid: str, kind: str, ref: _Ref, title: str, text: str, parent: str | None,
-            anchor: str, notes: tuple[str, ...]) -> str:
+            anchor: str, notes: tuple[str, ...], el: etree._Element) -> str:
         self.col.add(uid, kind, title, text, parent, anchor=anchor, footnotes=notes)
-        self.refs[uid], self.kind[uid], self.anchor[uid] = ref, kind, anchor
+        self.refs[uid], self.kind[uid], self.anchor[uid], self.element[uid] = ref, kind, anchor, el
         return uid
 
     def key(self, no: etree._Element | None, where: str) -> str | None:
@@ -280,8 +287,11 @@ class _Builder:
             raise ParseError(self.path, where, str(e)) from None
 
     # -- recitals ------------------------------------------------------------------------------
-    def recital(self, consid: etree._Element) -> None:
+    def recital(self, consid: etree._Element) -> bool:
+        """Build one recital; False for the "Whereas:" formula some acts put in a <CONSID> of its own."""
         np_ = consid.find("NP")
+        if np_ is None and self.n.recitals == 0 and is_recitals_formula(text_of(consid)):
+            return False
         key = self.key(np_.find("NO.P") if np_ is not None else None, "CONSID")
         if key is None:
             raise ParseError(self.path, f"recital after {self.n.recitals}", "a recital without a number")
@@ -290,8 +300,9 @@ class _Builder:
         body = [c for c in np_ if isinstance(c.tag, str) and c.tag != "NO.P"]
         title = f"{word} {key}"
         self.add(uid, "recital", _Ref(title), title, " ".join(text_of(c) for c in body), None, uid,
-                 _notes(consid))
+                 _notes(consid), consid)
         self.n.recitals += 1
+        return True
 
     # -- articles ------------------------------------------------------------------------------
     def article(self, art: etree._Element) -> None:
@@ -311,7 +322,7 @@ class _Builder:
         body = [k for k in art if isinstance(k.tag, str) and k.tag not in ("TI.ART", "STI.ART")]
         uid = f"art_{number}"
         text = " ".join(text_of(k) for k in body)
-        self.add(uid, "article", _Ref(heading, (), suffix), heading + suffix, text, None, uid, _notes(*body))
+        self.add(uid, "article", _Ref(heading, (), suffix), heading + suffix, text, None, uid, _notes(*body), art)
         self.n.articles += 1
         for k in body:
             if k.tag == "PARAG":
@@ -328,7 +339,7 @@ class _Builder:
         art = self.refs[art_id]
         ref = _Ref(f"{art.ref}({key})", (), art.suffix)
         anchor = par.get("IDENTIFIER") or self.anchor[art_id]
-        self.add(uid, "paragraph", ref, ref.ref + ref.suffix, text_of(par), art_id, anchor, _notes(par))
+        self.add(uid, "paragraph", ref, ref.ref + ref.suffix, text_of(par), art_id, anchor, _notes(par), par)
         self.n.paragraphs += 1
         self.walk(list(par), uid)
 
@@ -336,7 +347,7 @@ class _Builder:
     def walk(self, children: Iterable[etree._Element], parent: str) -> None:
         for child in children:
             tag = child.tag
-            if not isinstance(tag, str) or tag in ("QUOT.S", "NOTE", "GR.NOTES", "NO.P", "NO.PARAG"):
+            if not isinstance(tag, str) or tag in _NOT_POINTS or tag in ("NO.P", "NO.PARAG"):
                 continue
             if tag == "LIST" and self.restarts(child, parent):
                 continue
@@ -391,7 +402,7 @@ class _Builder:
         labels = (shown,) if label_kind(key) == "dotted" else up.labels + (shown,)
         ref = _Ref(up.ref, labels, up.suffix)
         title = f"{up.ref}, {self.word} {''.join(labels)}" + (f" — {heading}" if heading else up.suffix)
-        self.add(uid, "point", ref, title, text_of(el), parent, self.anchor[parent], _notes(el))
+        self.add(uid, "point", ref, title, text_of(el), parent, self.anchor[parent], _notes(el), el)
         self.n.points += 1
         self.walk(children, uid)
         return uid
@@ -403,6 +414,15 @@ class _Builder:
         rest = [c for c in gr if c is not title_el]
         np_ = ti.find("NP") if ti is not None else None
         if np_ is not None and (key := self.key(np_.find("NO.P"), f"GR.SEQ under {parent}")) is not None:
+            if key.isupper():  # "A. General" (DMA Annex): a section without the word, as the OJ parser reads it
+                uid = f"{parent}.sct_{key}"
+                up = self.refs[parent]
+                ref = _Ref(f"{up.ref}, {key}", (), up.suffix)
+                self.add(uid, "section", ref, f"{ref.ref} — {_first_text(np_.find('TXT'))}", text_of(gr), parent,
+                         self.anchor[parent], _notes(gr), gr)
+                self.n.lettered += 1
+                self.walk(rest, uid)
+                return
             self.point(gr, key, _label(np_.find("NO.P")), parent, rest, heading=_first_text(np_.find("TXT")))
             return
         if (parts := section_parts(heading)) is not None:
@@ -413,7 +433,7 @@ class _Builder:
             up = self.refs[parent]
             ref = _Ref(f"{up.ref}, {word} {skey}", (), up.suffix)
             title = ref.ref + (f" — {title_rest}" if title_rest else "")
-            self.add(uid, "section", ref, title, text_of(gr), parent, self.anchor[parent], _notes(gr))
+            self.add(uid, "section", ref, title, text_of(gr), parent, self.anchor[parent], _notes(gr), gr)
             self.walk(rest, uid)
             return
         if (numbered := numbered_parts(heading)) is not None:
@@ -441,7 +461,7 @@ class _Builder:
         ref = _Ref(heading_word_case(heading or f"ANNEX {number}"), (), f" — {sti}" if sti else "")
         contents = [c for c in anx if isinstance(c.tag, str) and c.tag not in ("BIB.INSTANCE", "TITLE")]
         text = " ".join(text_of(c) for c in contents)
-        self.add(uid, "annex", ref, ref.ref + ref.suffix, text, None, uid, _notes(*contents))
+        self.add(uid, "annex", ref, ref.ref + ref.suffix, text, None, uid, _notes(*contents), anx)
         self.n.annexes += 1
         self.walk(contents, uid)
 
@@ -504,6 +524,34 @@ def _read(files: dict[str, bytes], name: str, path: Path) -> etree._Element:
     return root
 
 
+def _resolve_includes(files: dict[str, bytes], roots: list[tuple[str, etree._Element]], path: Path) -> set[str]:
+    """Put each `<INCL.ELEMENT FILEREF=…>` in place, as a quotation of the included file's content.
+
+    The manifest need not list an included file: 2024/1183 keeps the text of its Annexes V-VII in
+    `.005402`/`.005502`/`.005602`, which only `.005401`… include; the Omnibus includes its quoted new
+    Annex XIV (`.003601`) in Article 1, point (43). The OJ prints that text in the including unit.
+    """
+    included: set[str] = set()
+    pending = [(name, root, (name,)) for name, root in roots]
+    while pending:
+        name, root, chain = pending.pop()
+        for inc in list(root.iter("INCL.ELEMENT")):
+            ref = inc.get("FILEREF") or ""
+            if ref not in files:
+                raise ParseError(_where(path, name), f"INCL.ELEMENT FILEREF={ref!r}",
+                                 "includes a file not in the package")
+            if ref in chain:
+                raise ParseError(_where(path, name), f"INCL.ELEMENT FILEREF={ref!r}", "includes itself")
+            child = _read(files, ref, path)
+            quote = etree.Element("QUOT.S")
+            quote.extend(c for c in list(child) if isinstance(c.tag, str) and c.tag != "BIB.INSTANCE")
+            quote.tail = inc.tail
+            inc.getparent().replace(inc, quote)
+            included.add(ref)
+            pending.append((ref, quote, chain + (ref,)))
+    return included
+
+
 def parse_formex(
     files: dict[str, bytes],
     path: Path,
@@ -540,17 +588,27 @@ def parse_formex(
     else:
         candidates = [n for n in xml_names if not _TOC.search(n)]
         roots = [(name, _read(files, name, path)) for name in candidates]
-        acts = [r for r in roots if r[1].tag == "ACT"]
+        acts = [r for r in roots if r[1].tag in ("ACT", "CONS.ACT")]
         roots = acts + [r for r in roots if r[1].tag == "ANNEX"]  # file names sort in page order
         if not roots:
             raise FormatNotRecognised(path, _LOOKED_FOR, found=", ".join(xml_names[:5]))
 
+    listed = {name for name, _root in roots}
+    included = _resolve_includes(files, roots, path)
+    unread = [n for n in xml_names if n not in listed and n not in included and n not in manifests
+              and not _TOC.search(n)]
+    if unread:
+        # Never a silently short act: a content file that nothing lists or includes is refused.
+        raise ParseError(path, ", ".join(unread), "in the package but neither listed in the manifest nor "
+                         "included by another file (INCL.ELEMENT)")
+
     main_name, main = roots[0]
+    if main.tag == "CONS.ACT" and len(roots) == 1:
+        _prepare(main)
+        _drop_deleted(main, _where(path, main_name))
+        return _parse_consolidated(main, _where(path, main_name), act, version, language, binding)
     if main.tag != "ACT":
-        found = f"<{main.tag}> in {main_name}"
-        if main.tag == "CONS.ACT":
-            found += " (consolidated Formex is not supported; parse the consolidated HTML)"
-        raise FormatNotRecognised(path, _LOOKED_FOR, found=found)
+        raise FormatNotRecognised(path, _LOOKED_FOR, found=f"<{main.tag}> in {main_name}")
     for name, root in roots[1:]:
         if root.tag != "ANNEX":
             raise ParseError(_where(path, name), f"<{root.tag}>", "expected an <ANNEX> after the act")
@@ -593,8 +651,7 @@ def parse_formex(
     col = UnitCollector(celex, ver, lang, path, binding)
     b = _Builder(col, _where(path, main_name), lang)
     consids = [c for c in main.iter("CONSID") if not _inside(c, ("QUOT.S",))]
-    for consid in consids:
-        b.recital(consid)
+    consids = [c for c in consids if b.recital(c)]
     for art in articles:
         b.article(art)
     for index, (name, anx) in enumerate(roots[1:], start=1):
@@ -625,7 +682,7 @@ def parse_formex(
         "articles": (len(articles), b.n.articles),
         "recitals": (len(consids), b.n.recitals),
         "paragraphs": (len(parags), b.n.paragraphs),
-        "points": (labelled, b.n.points + b.n.restarted),
+        "points": (labelled, b.n.points + b.n.restarted + b.n.lettered),
         "annexes": (len(roots) - 1, b.n.annexes),
     }
     for what, (want, got) in expected.items():
@@ -636,10 +693,131 @@ def parse_formex(
         act=celex,
         version=ver,
         language=lang,
-        format="formex",
+        format=FORMAT,
         title=title,
         units=col.units(),
         doc_kind=doc_kind,
         binding=binding,
         source_url=eurlex_link(celex, lang),
     )
+
+
+# ---------------------------------------------------------------------------------------------- #
+# Consolidated Formex: `CL2024R1689EN0010010.0001.xml`, root <CONS.ACT>
+
+
+def _parse_consolidated(
+    main: etree._Element, path: Path, act: str | None, version: str | None, language: str | None, binding: bool
+) -> ParsedAct:
+    """A consolidated text (the Publications Office's own application of the amendments to an act).
+
+    `INFO.CONSLEG START.DATE` is the date from which this text is the law (the version; CONSLEG.DATE is
+    only when it was produced); `FAM.COMP/BIB.DATA/NO.CELEX` names the base act and
+    `GR.MOD.ACT/MOD.ACT` the amending acts; `<?CLG.MDFO ACTIVE.DOC=… ?>` … `<?CLG.MDFC?>` mark what each
+    one changed. Annexes are `<CONS.ANNEX>` in the same file. No preamble: no recitals.
+    """
+    info = main.find("INFO.CONSLEG")
+    ver = version or (_iso(info.get("START.DATE")) if info is not None else None)
+    if ver is None or not iso_date(ver):
+        raise ParseError(path, "INFO.CONSLEG START.DATE", f"no consolidation date (got {ver!r}); pass version=")
+    fam = main.find("CONS.DOC/FAM.COMP")
+    base = fam.findtext("BIB.DATA/NO.CELEX") if fam is not None else None
+    celex = act or (base or "").strip()
+    if not celex:
+        raise ParseError(path, "FAM.COMP/BIB.DATA/NO.CELEX", "cannot tell the consolidated act; pass act=")
+    bib = main.find("CONS.DOC/BIB.INSTANCE")
+    lang = (language or (bib.findtext("LG.DOC") if bib is not None else None) or "").strip().lower()
+    if not lang:
+        raise ParseError(path, "BIB.INSTANCE/LG.DOC", "no document language; pass language=")
+    doc = main.find("CONS.DOC")
+    title = norm_space(_first_text(doc.find("TITLE/TI"))) if doc is not None else ""
+    modified_by = tuple(dict.fromkeys(
+        c.strip() for c in (fam.xpath("GR.MOD.ACT/MOD.ACT/BIB.DATA/NO.CELEX/text()") if fam is not None else [])
+    ))
+
+    articles = [a for a in main.iter("ARTICLE") if not _inside(a, ("QUOT.S",))]
+    if not articles:
+        raise FormatNotRecognised(path, _LOOKED_FOR, found="a <CONS.ACT> without <ARTICLE>")
+    annexes = [a for a in main.iter("CONS.ANNEX") if not _inside(a, ("QUOT.S",))]
+    col = UnitCollector(celex, ver, lang, path, binding)
+    b = _Builder(col, path, lang)
+    for art in articles:
+        b.article(art)
+    for index, anx in enumerate(annexes, start=1):
+        b.annex(anx, index)
+    parags = [p for p in main.iter("PARAG")
+              if not _inside(p, ("QUOT.S",)) and b.key(p.find("NO.PARAG"), "PARAG") is not None]
+    for what, want, got in (("articles", len(articles), b.n.articles), ("paragraphs", len(parags), b.n.paragraphs),
+                            ("annexes", len(annexes), b.n.annexes)):
+        if want != got:
+            raise ParseError(path, what, f"{want} in the markup but {got} units built")
+    return ParsedAct(
+        act=celex,
+        version=ver,
+        language=lang,
+        format=CONSOLIDATED_FORMAT,
+        title=title,
+        units=col.units(),
+        doc_kind=_DOC_KIND.get(celex[5:6], "regulation"),
+        binding=binding,
+        source_url=eurlex_link(f"0{celex[1:]}-{ver.replace('-', '')}", lang),
+        modified_by=modified_by,
+        changed_units=tuple(_changed_units(main, b.element).items()),
+    )
+
+
+def _drop_deleted(root: etree._Element, path: Path) -> None:
+    """Take out what a `<?CLG.MDFO ACTION="DELETED"?>` … `<?CLG.MDFC?>` pair encloses.
+
+    The consolidated file keeps deleted provisions in place between the two markers (AI Act Article
+    10(5), Annex I Section A point 1, Annex VIII Section B points 7 and 9, deleted by the Omnibus);
+    they are not part of the consolidated text, so they are neither units nor text of their parent.
+    """
+    for pi in list(root.iter(etree.ProcessingInstruction)):
+        if pi.target != "CLG.MDFO" or _pi_attrs(pi).get("ACTION") != "DELETED":
+            continue
+        ident = _pi_attrs(pi).get("ID", "")
+        doomed, node = [], pi.getnext()
+        while node is not None and not (node.tag is etree.ProcessingInstruction and node.target == "CLG.MDFC"
+                                        and _pi_attrs(node).get("IDREF") == ident):
+            doomed.append(node)
+            node = node.getnext()
+        if node is None:
+            raise ParseError(path, f"CLG.MDFO ID={ident}", "a DELETED marker whose closing CLG.MDFC is not a sibling")
+        pi.tail = None
+        for el in doomed:
+            el.getparent().remove(el)
+
+
+def _pi_attrs(pi: etree._Element) -> dict[str, str]:
+    return dict(re.findall(r'([A-Z.]+)="([^"]*)"', pi.text or ""))
+
+
+def _changed_units(root: etree._Element, element: dict[str, etree._Element]) -> dict[str, str]:
+    """Unit id -> CELEX of the act whose `CLG.MDFO`…`CLG.MDFC` marker pair encloses it (the last one, in
+    document order); a marker pair inside a single unit (a changed sentence) marks that unit."""
+    order: dict[etree._Element, int] = {}
+    opened: dict[str, tuple[int, str]] = {}
+    spans: list[tuple[int, int, str]] = []
+    for i, node in enumerate(root.iter()):
+        order[node] = i
+        if node.tag is etree.ProcessingInstruction:
+            attrs = _pi_attrs(node)
+            if node.target == "CLG.MDFO" and attrs.get("ACTIVE.DOC"):
+                opened[attrs.get("ID", "")] = (i, attrs["ACTIVE.DOC"])
+            elif node.target == "CLG.MDFC" and attrs.get("IDREF") in opened:
+                start, celex = opened.pop(attrs["IDREF"])
+                spans.append((start, i, celex))
+    extent = {}
+    for uid, el in element.items():
+        *_, last = el.iter()  # the element's last descendant (itself when it has none)
+        extent[uid] = (order[el], order[last])
+    out: dict[str, str] = {}
+    for start, end, celex in spans:
+        inside = [u for u, (a, z) in extent.items() if start < a and z < end]
+        if not inside:
+            around = [u for u, (a, z) in extent.items() if a < start and end <= z]
+            inside = [max(around, key=lambda u: extent[u][0])] if around else []
+        for uid in inside:
+            out[uid] = celex
+    return out

@@ -29,8 +29,10 @@ from lxml import etree
 
 from lexcite.contract import ParsedAct, is_celex
 from lexcite.errors import FormatNotRecognised, ParseError
+from lexcite.ingest._labels import is_recitals_formula
 from lexcite.ingest._markup import classes, eurlex_link, norm_space, text_of
 from lexcite.ingest._units import UnitCollector
+from lexcite.ingest.dates import article_divisions
 
 __all__ = ["parse_oj"]
 
@@ -643,11 +645,17 @@ class _OjParser:
     def recitals(self) -> list[Node]:
         word = _RECITAL_WORD.get(self.meta.language, "Recital")
         out: list[Node] = []
+        skipped = 0  # "Whereas:" divs before a recital: ids run ahead of the recitals' own numbers
         for div in _outside_tables(self.root.xpath("//div[starts-with(@id, 'rct_')]")):
             n = div.get("id")[4:]
             if not n.isdigit():
                 raise ParseError(self.path, div.get("id"), "recital id is not a number")
             rows = [b.point for b in child_blocks(div, "oj-table") if b.point is not None]
+            if not rows and not out and is_recitals_formula(self.texts.text(div)):
+                # The Data Act puts "Whereas:" in its own div#rct_1, so div#rct_2 holds recital (1).
+                skipped += 1
+                continue
+            n = str(int(n) - skipped)
             if rows:  # "(12) | text"
                 if label_segment(rows[0].label) != n:
                     raise ParseError(self.path, div.get("id"), f"recital labelled {rows[0].label!r}")
@@ -810,4 +818,5 @@ def parse_oj(
         doc_kind=meta.doc_kind,
         binding=binding,
         source_url=eurlex_link(meta.act, meta.language),
+        divisions=article_divisions(root),
     )

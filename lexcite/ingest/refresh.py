@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lexcite.catalog import Catalog, Source, StoreResult
 from lexcite.errors import ConfigError, LexciteError
 from lexcite.ingest.apply_amendments import update_amendments
-from lexcite.ingest.catalog import Catalog, Source, StoreResult
 from lexcite.ingest.fetch import CellarClient
 from lexcite.ingest.load import Overrides, ingest_document
 from lexcite.ingest.sparql import SparqlClient
@@ -79,8 +79,8 @@ def _fetch_and_store(catalog: Catalog, cellar: CellarClient, celex: str, languag
     last = catalog.last_fetch(key)
     fetched = cellar.fetch(
         celex, language,
-        etag=last["etag"] if last else None,
-        last_modified=last["last_modified"] if last else None,
+        etag=last.etag if last else None,
+        last_modified=last.last_modified if last else None,
     )
     if fetched.not_modified or fetched.path is None:
         return RefreshItem(celex, language, role, "not_modified", fetched.final_url)

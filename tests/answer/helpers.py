@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import hashlib
 
+from lexcite.catalog import Catalog, Source
 from lexcite.contract import Candidate, Hit, ParsedAct, Perimeter, SearchResult, Unit
 from lexcite.index.perimeter import predicate
-from lexcite.ingest.catalog import Catalog, Source
 from lexcite.question import content_terms
 
 AI_ACT, GDPR, OMNIBUS, GUIDANCE = "32024R1689", "32016R0679", "32026R1744", "52026XC0720"

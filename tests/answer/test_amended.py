@@ -17,9 +17,9 @@ from lexcite.answer.amended import find_amendments, render
 from lexcite.answer.conflicts import RULES
 from lexcite.answer.trace import TraceStore
 from lexcite.answer.verify import verify
+from lexcite.catalog import Catalog
 from lexcite.contract import Candidate, CitationRef, Perimeter, SearchResult
 from lexcite.index.perimeter import predicate
-from lexcite.ingest.catalog import Catalog
 from lexcite.ingest.load import ingest_paths
 
 pytestmark = pytest.mark.integration

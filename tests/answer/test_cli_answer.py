@@ -16,9 +16,9 @@ import pytest
 from answer_helpers import TermSearcher, ai_act, gdpr, store
 from typer.testing import CliRunner
 
+from lexcite.catalog import Catalog
 from lexcite.cli import app
 from lexcite.errors import ConfigError
-from lexcite.ingest.catalog import Catalog
 
 pytestmark = pytest.mark.integration
 
@@ -68,6 +68,13 @@ class TestAsk:
     def test_the_generator_in_use_is_said_once_on_stderr(self, home_catalog):
         r = CliRunner().invoke(app, ["ask", Q])
         assert "offline extractive: ANTHROPIC_API_KEY not set" in r.output
+
+    def test_the_trace_records_the_choice_the_cli_showed(self, home_catalog):
+        r = CliRunner().invoke(app, ["ask", Q])
+        assert r.exit_code == 0, r.output
+        d = json.loads(run("trace", "show", last_trace_id(), "--json").stdout)
+        # the generator is chosen once per question: not "extractive (given)" in the trace
+        assert d["trace"]["params"]["generator_choice"] == "offline extractive: ANTHROPIC_API_KEY not set"
 
     def test_a_refusal_says_what_was_searched_and_why_nothing_qualified(self, home_catalog):
         r = run("ask", "What is the best pizza dough?", "--act", "32024R1689")

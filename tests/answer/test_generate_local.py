@@ -20,10 +20,10 @@ from lexcite.answer.ask import choose_generator
 from lexcite.answer.draft import parse_draft
 from lexcite.answer.generate_local import DEFAULT_PREFIX
 from lexcite.answer.verify import verify
+from lexcite.catalog import Catalog
 from lexcite.contract import REFUSAL, Evidence, Perimeter
 from lexcite.errors import ConfigError
 from lexcite.eval.number_judge import foreign_numbers, numbers
-from lexcite.ingest.catalog import Catalog
 from lexcite.ingest.load import read_document
 
 

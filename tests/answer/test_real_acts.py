@@ -15,8 +15,8 @@ import pytest
 from answer_helpers import FixedSearcher
 
 from lexcite.answer import ask
+from lexcite.catalog import Catalog
 from lexcite.contract import REFUSAL, Perimeter
-from lexcite.ingest.catalog import Catalog
 from lexcite.ingest.load import Overrides, ingest_paths
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from lexcite.ingest.catalog import Catalog
+from lexcite.catalog import Catalog
 
 pytestmark = pytest.mark.integration
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from lexcite.catalog import Catalog
 from lexcite.cli._options import perimeter_from_options
-from lexcite.ingest.catalog import Catalog
 from lexcite.ingest.load import ingest_batch
 
 pytestmark = pytest.mark.integration

@@ -6,6 +6,8 @@ from dataclasses import replace
 
 import pytest
 
+from lexcite.answer.draft import strip_markers
+from lexcite.answer.verify import verify
 from lexcite.contract import Answer, CitationRef, CitedSentence, Conflict, Evidence, Perimeter
 from lexcite.eval import answers as am
 from lexcite.eval.baselines import first_sentence
@@ -68,24 +70,38 @@ class TestCitationValidity:
         assert am.citations_valid(a, Perimeter(), lambda ref: False) is False
 
 
-def test_citation_support_is_share_of_supported_sentences():
-    a = answer(("Applies from 2 August 2026.", [R]), ("Fine of 35 million.", [R]), evidence=[ev(R)])
-    assert am.citation_support(a, am.verifier_support) == 0.5  # 35 million is not in the unit
+CHECK = am.independent_support()
 
 
-def test_a_sentence_rendered_from_records_may_state_the_recorded_date_and_no_other():
-    note = CitedSentence("Article 113 was amended, applicable from 27 July 2026.", (CitationRef.parse(R),),
-                         from_records=True)
-    wrong = CitedSentence("Article 113 was amended, applicable from 28 July 2026.", (CitationRef.parse(R),),
-                          from_records=True)
-    records = am.record_support(lambda ref: "2026-07-27")
-    a = Answer(question="Q?", sentences=(note,), evidence=(ev(R),))
-    assert am.citation_support(a, am.verifier_support, records) == 1.0
-    assert am.citation_support(a, am.verifier_support) == 0.0  # without the record the date is unsupported
-    assert am.citation_support(replace(a, sentences=(wrong,)), am.verifier_support, records) == 0.0
-    # a generator's sentence never gets the record date
-    prose = CitedSentence(note.text, note.refs)
-    assert am.citation_support(replace(a, sentences=(prose,)), am.verifier_support, records) == 0.0
+class TestCitationSupport:
+    def test_it_is_the_share_of_supported_sentences(self):
+        a = answer(("Applies from 2 August 2026.", [R]), ("Fine of 35 million.", [R]), evidence=[ev(R)])
+        assert am.citation_support(a, CHECK) == 0.5  # 35 is not in the unit
+
+    def test_a_sentence_the_verifier_passes_can_still_be_unsupported(self):
+        # Every value ("2 August 2026") is in the cited unit, so the verifier shows this answer; but what the
+        # sentence says about it (deployers, registration, database) is not in that unit at all.
+        sentence = "Deployers must register every system in the public database from 2 August 2026. [S1]"
+        e = replace(ev(R), sid="S1")
+        assert verify(sentence, [e], Perimeter()).ok
+        a = answer((strip_markers(sentence), [R]), evidence=[e])
+        assert am.citation_support(a, CHECK) == 0.0
+
+    def test_a_sentence_in_the_words_of_its_unit_is_supported(self):
+        a = answer(("It applies from 2 August 2026.", [R]), evidence=[ev(R)])
+        assert am.citation_support(a, CHECK) == 1.0
+
+    def test_a_sentence_rendered_from_records_may_state_the_recorded_date_and_no_other(self):
+        note = CitedSentence("It shall apply from 27 July 2026.", (CitationRef.parse(R),), from_records=True)
+        wrong = replace(note, text="It shall apply from 28 July 2026.")
+        records = am.independent_support(lambda ref: "2026-07-27")
+        a = Answer(question="Q?", sentences=(note,), evidence=(ev(R),))
+        assert am.citation_support(a, CHECK, records) == 1.0
+        assert am.citation_support(a, CHECK) == 0.0  # without the record, 27 is in no cited text
+        assert am.citation_support(replace(a, sentences=(wrong,)), CHECK, records) == 0.0
+        # a generator's sentence never gets the record date
+        prose = CitedSentence(note.text, note.refs)
+        assert am.citation_support(replace(a, sentences=(prose,)), CHECK, records) == 0.0
 
 
 class TestConflict:

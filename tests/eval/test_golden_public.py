@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import pytest
 
+from lexcite.catalog import Catalog
 from lexcite.eval.golden import default_golden_path, load_golden
 from lexcite.eval.metrics import contains
-from lexcite.ingest.catalog import Catalog
 from lexcite.ingest.load import ingest_paths
 
 # The acts the golden set asks about, as raw files of the shared corpus (English OJ texts).

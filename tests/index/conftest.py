@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from lexcite.catalog import Catalog, Source
 from lexcite.contract import ParsedAct, Unit
-from lexcite.ingest.catalog import Catalog, Source
 
 AI = "32099R0001"  # made-up CELEX numbers: these are fixtures, not law
 DP = "32099R0002"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from lexcite.catalog import Catalog
 from lexcite.contract import Perimeter
 from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.build import build, load_manifest
 from lexcite.index.search import ABLATION, Searcher
-from lexcite.ingest.catalog import Catalog
 
 from .conftest import AI, EMBEDDER, ai_act, dp_act, store
 

@@ -7,12 +7,12 @@ import math
 
 import pytest
 
+from lexcite.catalog import Catalog
 from lexcite.contract import Perimeter
 from lexcite.errors import ConfigError
 from lexcite.index.build import build, load_manifest
 from lexcite.index.calibrate import calibrate, choose_threshold
 from lexcite.index.search import ABLATION, Params, Searcher, Stages, stages_key
-from lexcite.ingest.catalog import Catalog
 
 from .conftest import EMBEDDER, RERANKER, ai_act, dp_act, store
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from lexcite.catalog import Catalog
 from lexcite.index.chunks import chunk_id, chunk_texts, passages, unit_key
-from lexcite.ingest.catalog import Catalog
 
 from .conftest import AI, ai_act, parsed, store
 

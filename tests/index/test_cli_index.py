@@ -7,10 +7,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from lexcite.catalog import Catalog
 from lexcite.cli import app
 from lexcite.cli._options import perimeter_from_options
 from lexcite.errors import CitationError, ConfigError
-from lexcite.ingest.catalog import Catalog
 
 from .conftest import AI, DP, EMBEDDER, RERANKER, ai_act, dp_act, store
 from .test_calibrate import DEV, _golden

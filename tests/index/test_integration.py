@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from lexcite.catalog import Catalog, Source
 from lexcite.contract import Perimeter
 from lexcite.index.build import build
 from lexcite.index.search import Searcher, Stages
-from lexcite.ingest.catalog import Catalog, Source
 from lexcite.ingest.load import Overrides, ingest_paths, read_document
 
 from .conftest import EMBEDDER, RERANKER

@@ -16,11 +16,11 @@ from chromadb.config import Settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lexcite.catalog import UnitRecord
 from lexcite.contract import Perimeter, Unit
 from lexcite.index.chunks import Passage
 from lexcite.index.dense import DenseStore, metadata
 from lexcite.index.perimeter import RecordMask, predicate, where
-from lexcite.ingest.catalog import UnitRecord
 
 ACTS = ("32099R0001", "32099R0002", "52099XC0001")
 DATES = ("2019-01-01", "2020-06-30", "2021-03-15", "2024-07-12", "2026-12-02")

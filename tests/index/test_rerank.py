@@ -34,8 +34,8 @@ def tiny_cross_encoder(tmp_path_factory):
 
 
 def _passage(i: int, text: str) -> Passage:
+    from lexcite.catalog import UnitRecord
     from lexcite.contract import Unit
-    from lexcite.ingest.catalog import UnitRecord
 
     u = Unit(act="32099R0001", version="2022-01-01", unit=f"art_{i}", kind="article", title=f"Article {i}", text=text,
              parent=None, position=i, language="en")

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lexcite.catalog import Catalog
 from lexcite.contract import Perimeter
 from lexcite.errors import ConfigError
 from lexcite.index.build import build
 from lexcite.index.perimeter import predicate
 from lexcite.index.search import ABLATION, Params, Searcher, Stages
-from lexcite.ingest.catalog import Catalog
 
 from .conftest import AI, DP, EMBEDDER, GUIDE, RERANKER, ai_act, dp_act, guidance, store
 

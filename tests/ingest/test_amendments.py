@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from lexcite.catalog import Catalog, Source
 from lexcite.cli import app
 from lexcite.contract import CitationRef, ParsedAct
 from lexcite.ingest._markup import read_html
@@ -19,10 +20,8 @@ from lexcite.ingest.amendments import (
     new_unit_id,
     parse_formula,
     read_amending_act,
-    stored_links,
 )
 from lexcite.ingest.apply_amendments import derive, oj_subparagraphs, update_amendments
-from lexcite.ingest.catalog import Catalog, Source
 from lexcite.ingest.load import ingest_paths
 from lexcite.ingest.parse_oj import parse_oj
 
@@ -362,9 +361,9 @@ class TestOmnibusApplied:
 
     def test_every_instruction_for_the_ai_act_was_applied(self, ingested):
         cat, _ = ingested
-        rows = stored_links(cat, target_act=AI)
+        rows = cat.links(target_act=AI)
         assert len(rows) == 88 and {outcome for _, outcome in rows} == {"applied"}
-        others = stored_links(cat, target_act="32018R1139")
+        others = cat.links(target_act="32018R1139")
         assert others and all(o.startswith("pending: no version of 32018R1139") for _, o in others)
 
     def test_reingesting_unchanged_input_changes_nothing(self, ingested, corpus):
@@ -380,7 +379,7 @@ def test_ingesting_the_amending_act_first_gives_the_same_version(corpus, tmp_pat
     cat, _ = ingested
     with Catalog(tmp_path / "other.sqlite") as other:
         ingest_paths(other, [corpus / "32026R1744.oj.xhtml"])
-        assert other.versions(AI) == [] and stored_links(other, target_act=AI)
+        assert other.versions(AI) == [] and other.links(target_act=AI)
         ingest_paths(other, [corpus / "32024R1689.oj.xhtml"])
         assert [v.sha256 for v in other.versions(AI)] == [v.sha256 for v in cat.versions(AI)]
 
@@ -404,7 +403,7 @@ def test_a_consolidated_version_of_the_same_date_replaces_the_derived_one_and_st
         ingest_paths(c, [corpus / "32026R1744.oj.xhtml"])
         (v,) = [v for v in c.versions(AI) if v.version == "2026-07-27"]
         assert v.format == "consolidated" and c.resolve(f"{AI}#art_4").unit.text.endswith("[consolidated]")
-        assert {o for _, o in stored_links(c, target_act=AI)} == {
+        assert {o for _, o in c.links(target_act=AI)} == {
             f"pending: the stored consolidated version {AI}@2026-07-27 prevails"}
 
 
@@ -451,7 +450,7 @@ class TestCli:
 def test_update_amendments_is_a_no_op_for_acts_that_amend_nothing(corpus, tmp_path):
     with Catalog(tmp_path / "c.sqlite") as c:
         results = ingest_paths(c, [corpus / "32024R2977.oj.html"])
-        assert update_amendments(c, results) == [] and stored_links(c) == []
+        assert update_amendments(c, results) == [] and c.links() == []
 
 
 @pytest.mark.integration

@@ -7,8 +7,9 @@ import sqlite3
 
 import pytest
 
+from lexcite.catalog import Catalog, Source
+from lexcite.catalog.schema import MIGRATIONS
 from lexcite.contract import CitationRef, ParsedAct, Unit
-from lexcite.ingest.catalog import Catalog, Source
 from lexcite.ingest.facts import extract_facts
 
 pytestmark = pytest.mark.unit
@@ -89,7 +90,7 @@ class TestCatalogFacts:
             assert [f.value for f in old] == ["35000000"] and [f.value for f in new] == ["40000000"]
 
     def test_a_failing_store_leaves_no_facts_behind(self, tmp_path, monkeypatch):
-        import lexcite.ingest.catalog as cat
+        import lexcite.catalog._rows as cat
 
         def boom(version_id, units):
             yield (version_id, "art_1", "date", "2026-08-02", "date", "x", "", 0, 1)
@@ -107,13 +108,7 @@ class TestCatalogFacts:
         Catalog(path).close()
         db = sqlite3.connect(path)
         assert db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name='facts'").fetchone()[0] == 1
-        assert db.execute("PRAGMA user_version").fetchone()[0] == len(cat_migrations())
-
-
-def cat_migrations():
-    from lexcite.ingest.catalog import _MIGRATIONS
-
-    return _MIGRATIONS
+        assert [r[0] for r in db.execute("SELECT name FROM _lexcite_migrations ORDER BY rowid")] == MIGRATIONS.names
 
 
 def test_a_catalog_from_before_the_facts_table_gets_its_facts_when_migrated(tmp_path):
@@ -123,6 +118,7 @@ def test_a_catalog_from_before_the_facts_table_gets_its_facts_when_migrated(tmp_
     db = sqlite3.connect(path)
     for table in ("facts", "amendments"):  # back to schema version 1, as catalogs made before facts existed
         db.execute(f"DROP TABLE IF EXISTS {table}")
+    db.execute("DROP TABLE _lexcite_migrations")
     db.execute("PRAGMA user_version = 1")
     db.commit()
     db.close()

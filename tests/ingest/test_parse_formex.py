@@ -257,10 +257,19 @@ class TestBadInput:
         with pytest.raises(FormatNotRecognised, match="without <ARTICLE>"):
             parse_formex(package(act=act), PKG)
 
-    def test_a_consolidated_formex_file_is_not_recognised(self):
+    def test_a_consolidated_act_followed_by_separate_annex_files_is_not_recognised(self):
+        # A consolidated text carries its annexes inside (<CONS.ANNEX>); a CONS.ACT with <ANNEX>
+        # files beside it is no package Cellar serves (tests/ingest/test_parse_batch2.py reads real ones).
         act = "<CONS.ACT><INFO.CONSLEG/></CONS.ACT>"
         with pytest.raises(FormatNotRecognised, match="CONS.ACT"):
             parse_formex(package(act=act), PKG)
+
+    def test_a_consolidated_act_without_articles_is_not_recognised(self):
+        act = ('<CONS.ACT><INFO.CONSLEG START.DATE="20990101"/><CONS.DOC><BIB.INSTANCE><LG.DOC>EN</LG.DOC>'
+               "</BIB.INSTANCE><FAM.COMP><BIB.DATA><NO.CELEX>32099R0042</NO.CELEX></BIB.DATA></FAM.COMP>"
+               "</CONS.DOC></CONS.ACT>")
+        with pytest.raises(FormatNotRecognised, match="a <CONS.ACT> without <ARTICLE>"):
+            parse_formex(package(act=act, annexes={}), PKG)
 
     def test_a_manifest_naming_a_missing_file_is_a_parse_error(self):
         files = package()

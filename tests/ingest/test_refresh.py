@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lexcite.ingest.catalog import Catalog
+from lexcite.catalog import Catalog
 from lexcite.ingest.fetch import CellarClient
 from lexcite.ingest.refresh import load_acts, refresh
 from lexcite.ingest.sparql import SparqlClient

@@ -4,9 +4,10 @@ import sqlite3
 
 import pytest
 
+from lexcite.catalog import Catalog, Source
+from lexcite.catalog.schema import MIGRATIONS
 from lexcite.contract import ParsedAct, Unit
 from lexcite.errors import CatalogError, CitationError
-from lexcite.ingest.catalog import Catalog, Source
 
 
 def _act(version: str, text: str = "Providers shall comply.", act: str = "32099R0001", n: int = 3) -> ParsedAct:
@@ -32,7 +33,31 @@ class TestSchema:
     def test_migrating_twice_is_a_noop(self, tmp_path):
         Catalog(tmp_path / "c.sqlite").close()
         with Catalog(tmp_path / "c.sqlite") as c:
-            assert c.conn.execute("PRAGMA user_version").fetchone()[0] >= 1
+            assert MIGRATIONS.apply(c.conn) == []
+            assert MIGRATIONS.applied(c.conn) == MIGRATIONS.names
+
+    def test_a_catalog_numbered_by_user_version_adopts_its_steps_and_runs_only_the_rest(self, tmp_path):
+        path = tmp_path / "c.sqlite"
+        conn = sqlite3.connect(path)
+        conn.execute("PRAGMA user_version = 1")  # a catalog made before steps were named, at step 1
+        for _name, step in MIGRATIONS.steps[:1]:
+            step(conn)
+        conn.commit()
+        conn.close()
+        with Catalog(path) as c:  # step 1 is not run again (its CREATE TABLE would fail)
+            assert MIGRATIONS.applied(c.conn) == MIGRATIONS.names
+            assert c.conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE name='amendments'").fetchone()[0] == 1
+            # a lexcite from before named steps reads this number, so it stays at the numbered steps' count
+            assert c.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+
+    def test_a_step_this_lexcite_does_not_know_is_refused_as_newer(self, tmp_path):
+        Catalog(tmp_path / "c.sqlite").close()
+        conn = sqlite3.connect(tmp_path / "c.sqlite")
+        conn.execute("INSERT INTO _lexcite_migrations (name, applied_at) VALUES ('m999_future', 'x')")
+        conn.commit()
+        conn.close()
+        with pytest.raises(CatalogError, match="m999_future are newer than this lexcite"):
+            Catalog(tmp_path / "c.sqlite")
 
     def test_a_newer_schema_is_refused_with_a_clear_error(self, tmp_path):
         conn = sqlite3.connect(tmp_path / "c.sqlite")
@@ -123,7 +148,7 @@ import os, signal, sys
 sys.path.insert(0, {tests!r})
 from pathlib import Path
 from test_catalog import _act, _source
-from lexcite.ingest.catalog import Catalog
+from lexcite.catalog import Catalog
 c = Catalog(Path({db!r}))
 c.store(_act("2099-01-01"), _source("a"))
 print("stored", flush=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -19,112 +19,12 @@ from typing import Any
 
 from lexcite import config
 from lexcite._sqlite import connect, transaction
-from lexcite.contract import CitationRef, Fact, ParsedAct, Unit
+from lexcite.catalog import _rows
+from lexcite.catalog.schema import migrate
+from lexcite.contract import STATUSES, AmendmentLink, CitationRef, Fact, ParsedAct, UnitRecord, VersionRow
 from lexcite.errors import CatalogError, CitationError
-from lexcite.ingest.facts import fact_rows
 
-__all__ = ["Catalog", "Source", "StoreResult", "UnitRecord", "VersionRow", "STATUSES"]
-
-STATUSES = ("current", "superseded", "draft")
-
-# Named, ordered migrations; each runs once, tracked by PRAGMA user_version.
-_MIGRATIONS: list[str] = [
-    """
-    CREATE TABLE acts (
-        celex TEXT PRIMARY KEY,
-        title TEXT NOT NULL,
-        doc_kind TEXT NOT NULL,
-        binding INTEGER NOT NULL
-    );
-    CREATE TABLE versions (
-        id INTEGER PRIMARY KEY,
-        act TEXT NOT NULL REFERENCES acts(celex),
-        version TEXT NOT NULL,
-        language TEXT NOT NULL,
-        format TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('current', 'superseded', 'draft')),
-        status_pinned INTEGER NOT NULL DEFAULT 0,
-        valid_from TEXT NOT NULL,
-        valid_to TEXT,
-        binding INTEGER NOT NULL,
-        title TEXT NOT NULL,
-        source TEXT NOT NULL,
-        source_url TEXT NOT NULL,
-        sha256 TEXT NOT NULL,
-        raw_path TEXT,
-        etag TEXT,
-        last_modified TEXT,
-        headers TEXT NOT NULL DEFAULT '{}',
-        fetched_at TEXT,
-        ingested_at TEXT NOT NULL,
-        modified_by TEXT NOT NULL DEFAULT '[]',
-        access_tags TEXT NOT NULL DEFAULT '[]',
-        UNIQUE (act, version, language)
-    );
-    CREATE TABLE units (
-        version_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
-        unit TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        title TEXT NOT NULL,
-        text TEXT NOT NULL,
-        parent TEXT,
-        position INTEGER NOT NULL,
-        source_url TEXT NOT NULL,
-        footnotes TEXT NOT NULL DEFAULT '[]',
-        changed_by TEXT,
-        valid_from TEXT,
-        valid_to TEXT,
-        PRIMARY KEY (version_id, unit)
-    );
-    CREATE INDEX units_kind ON units(kind);
-    CREATE TABLE fetches (
-        key TEXT PRIMARY KEY,
-        url TEXT NOT NULL,
-        etag TEXT,
-        last_modified TEXT,
-        sha256 TEXT NOT NULL,
-        fetched_at TEXT NOT NULL
-    );
-    """,
-    # 2 (_FACTS_MIGRATION): the structured numeric channel (lexcite/ingest/facts.py), written by store()
-    # with the units; units already stored get their facts when this migration runs.
-    """
-    CREATE TABLE facts (
-        version_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
-        unit TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        value TEXT NOT NULL,
-        value_unit TEXT NOT NULL,
-        display TEXT NOT NULL,
-        subject TEXT NOT NULL,
-        start_char INTEGER NOT NULL,
-        end_char INTEGER NOT NULL
-    );
-    CREATE INDEX facts_unit ON facts(version_id, unit);
-    CREATE INDEX facts_value ON facts(value_unit, value);
-    """,
-    # 3: amendment links of amending acts (lexcite/ingest/amendments.py), one row per instruction and target.
-    """
-    CREATE TABLE amendments (
-        amending_act TEXT NOT NULL,
-        amending_version TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        amending TEXT NOT NULL,
-        target_act TEXT NOT NULL,
-        target_unit TEXT,
-        action TEXT NOT NULL,
-        applies_from TEXT,
-        new_text TEXT NOT NULL DEFAULT '',
-        instruction TEXT NOT NULL DEFAULT '',
-        reason TEXT NOT NULL DEFAULT '',
-        outcome TEXT,
-        PRIMARY KEY (amending_act, amending_version, seq)
-    );
-    CREATE INDEX amendments_target ON amendments(target_act, target_unit);
-    """,
-]
-
-_FACTS_MIGRATION = 2
+__all__ = ["Catalog", "Source", "StoreResult", "FetchRecord"]
 
 
 def _now() -> str:
@@ -167,42 +67,15 @@ class StoreResult:
 
 
 @dataclass(frozen=True)
-class VersionRow:
-    id: int
-    act: str
-    version: str
-    language: str
-    format: str
-    status: str
-    valid_from: str
-    valid_to: str | None
-    binding: bool
-    title: str
-    source: str
-    source_url: str
-    sha256: str
+class FetchRecord:
+    """What the last fetch of a key (e.g. "32024R1689/en") returned, for a conditional request."""
+
+    key: str
+    url: str
     etag: str | None
     last_modified: str | None
-    fetched_at: str | None
-    ingested_at: str
-    modified_by: tuple[str, ...]
-    access_tags: tuple[str, ...]
-    unit_count: int = 0
-
-
-@dataclass(frozen=True)
-class UnitRecord:
-    """A unit with the catalog facts retrieval filters on."""
-
-    unit: Unit
-    status: str
-    valid_from: str
-    valid_to: str | None
-    access_tags: tuple[str, ...] = ()
-    changed_by: str | None = None
-
-    def in_force(self, day: str) -> bool:
-        return self.valid_from <= day and (self.valid_to is None or day < self.valid_to)
+    sha256: str
+    fetched_at: str
 
 
 class Catalog:
@@ -211,7 +84,7 @@ class Catalog:
     def __init__(self, path: Path | None = None):
         self.path = path or config.home() / "catalog.sqlite"
         self.conn = connect(self.path, wal=True)
-        self._migrate()
+        migrate(self.conn, self.path)
 
     def close(self) -> None:
         self.conn.close()
@@ -223,31 +96,6 @@ class Catalog:
         self.close()
 
     # -- schema ---------------------------------------------------------------
-
-    def _migrate(self) -> None:
-        current = self.conn.execute("PRAGMA user_version").fetchone()[0]
-        if current > len(_MIGRATIONS):
-            raise CatalogError(
-                f"{self.path}: schema version {current} is newer than this lexcite "
-                f"({len(_MIGRATIONS)}); upgrade lexcite"
-            )
-        for number, script in enumerate(_MIGRATIONS[current:], start=current + 1):
-            with self.transaction():
-                for statement in script.split(";"):
-                    if statement.strip():
-                        self.conn.execute(statement)
-                if number == _FACTS_MIGRATION:
-                    self._backfill_facts()
-                self.conn.execute(f"PRAGMA user_version = {number}")
-
-    def _backfill_facts(self) -> None:
-        """Facts for units stored before the facts table existed (re-ingesting unchanged bytes writes nothing)."""
-        for (version_id,) in self.conn.execute("SELECT id FROM versions").fetchall():
-            units = [self._record(r).unit for r in self.conn.execute(
-                self._RECORD_SQL + " WHERE u.version_id=? ORDER BY u.position", (version_id,))]
-            self.conn.executemany("INSERT INTO facts (version_id, unit, kind, value, value_unit, display, subject, "
-                                  "start_char, end_char) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                  fact_rows(version_id, units))
 
     def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         return transaction(self.conn)
@@ -367,9 +215,7 @@ class Catalog:
                 if progress is not None:
                     progress(i + 1, total)
             c.execute("DELETE FROM facts WHERE version_id=?", (version_id,))
-            c.executemany("INSERT INTO facts (version_id, unit, kind, value, value_unit, display, subject, "
-                          "start_char, end_char) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                          fact_rows(version_id, parsed.units))
+            c.executemany(_rows.INSERT_FACTS, _rows.fact_rows(version_id, parsed.units))
             self._restatus(parsed.act, parsed.language)
         new_texts = {u.unit: u.text for u in parsed.units}
         changed = tuple(
@@ -413,32 +259,7 @@ class Catalog:
             sql += " WHERE v.act=?"
             args = (act,)
         sql += " ORDER BY v.act, v.language, v.valid_from"
-        return [self._version_row(r) for r in self.conn.execute(sql, args).fetchall()]
-
-    @staticmethod
-    def _version_row(r: sqlite3.Row) -> VersionRow:
-        return VersionRow(
-            id=r["id"],
-            act=r["act"],
-            version=r["version"],
-            language=r["language"],
-            format=r["format"],
-            status=r["status"],
-            valid_from=r["valid_from"],
-            valid_to=r["valid_to"],
-            binding=bool(r["binding"]),
-            title=r["title"],
-            source=r["source"],
-            source_url=r["source_url"],
-            sha256=r["sha256"],
-            etag=r["etag"],
-            last_modified=r["last_modified"],
-            fetched_at=r["fetched_at"],
-            ingested_at=r["ingested_at"],
-            modified_by=tuple(json.loads(r["modified_by"])),
-            access_tags=tuple(json.loads(r["access_tags"])),
-            unit_count=r["unit_count"] if "unit_count" in r.keys() else 0,
-        )
+        return [_rows.version_row(r) for r in self.conn.execute(sql, args).fetchall()]
 
     def unit_counts(self, version_id: int) -> dict[str, int]:
         rows = self.conn.execute(
@@ -446,43 +267,9 @@ class Catalog:
         ).fetchall()
         return {k: n for k, n in rows}
 
-    _RECORD_SQL = (
-        "SELECT u.*, v.act, v.version, v.language, v.binding, v.status, v.access_tags, "
-        "IFNULL(u.valid_from, v.valid_from) AS eff_from, "
-        "CASE WHEN u.valid_to IS NULL THEN v.valid_to "
-        "     WHEN v.valid_to IS NULL THEN u.valid_to "
-        "     ELSE MIN(u.valid_to, v.valid_to) END AS eff_to "
-        "FROM units u JOIN versions v ON v.id = u.version_id"
-    )
-
-    @staticmethod
-    def _record(r: sqlite3.Row) -> UnitRecord:
-        unit = Unit(
-            act=r["act"],
-            version=r["version"],
-            unit=r["unit"],
-            kind=r["kind"],
-            title=r["title"],
-            text=r["text"],
-            parent=r["parent"],
-            position=r["position"],
-            language=r["language"],
-            binding=bool(r["binding"]),
-            source_url=r["source_url"],
-            footnotes=tuple(json.loads(r["footnotes"])),
-        )
-        return UnitRecord(
-            unit=unit,
-            status=r["status"],
-            valid_from=r["eff_from"],
-            valid_to=r["eff_to"],
-            access_tags=tuple(json.loads(r["access_tags"])),
-            changed_by=r["changed_by"],
-        )
-
     def records(self, act: str | None = None, language: str | None = None) -> Iterator[UnitRecord]:
         """Every stored unit with its catalog facts, in act/version/document order."""
-        sql, args = self._RECORD_SQL, []
+        sql, args = _rows.RECORD_SQL, []
         where = []
         if act:
             where.append("v.act=?")
@@ -494,13 +281,13 @@ class Catalog:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY v.act, v.language, v.valid_from, u.position"
         for r in self.conn.execute(sql, args):
-            yield self._record(r)
+            yield _rows.unit_record(r)
 
     def resolve(self, ref: CitationRef | str, language: str | None = None) -> UnitRecord:
         """The one stored unit a reference names; no version = the current one."""
         if isinstance(ref, str):
             ref = CitationRef.parse(ref)
-        sql = self._RECORD_SQL + " WHERE v.act=? AND u.unit=?"
+        sql = _rows.RECORD_SQL + " WHERE v.act=? AND u.unit=?"
         args: list[Any] = [ref.act, ref.unit]
         if ref.version:
             sql += " AND v.version=?"
@@ -514,15 +301,15 @@ class Catalog:
         if not rows:
             hint = "" if ref.version else " (no current version holds it; give @YYYY-MM-DD)"
             raise CitationError(f"{ref}: no such unit in the catalog{hint}; see `lexcite acts`")
-        return self._record(rows[0])
+        return _rows.unit_record(rows[0])
 
     def history(self, act: str, unit: str, language: str | None = None) -> list[UnitRecord]:
-        sql = self._RECORD_SQL + " WHERE v.act=? AND u.unit=?"
+        sql = _rows.RECORD_SQL + " WHERE v.act=? AND u.unit=?"
         args: list[Any] = [act, unit]
         if language:
             sql += " AND v.language=?"
             args.append(language)
-        return [self._record(r) for r in self.conn.execute(sql + " ORDER BY v.valid_from", args)]
+        return [_rows.unit_record(r) for r in self.conn.execute(sql + " ORDER BY v.valid_from", args)]
 
     def facts(self, refs: Iterable[CitationRef] | None = None, kinds: Iterable[str] | None = None,
               language: str | None = None) -> list[Fact]:
@@ -548,15 +335,14 @@ class Catalog:
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY v.act, v.version, u.position, f.start_char"
-        return [Fact(kind=r["kind"], value=r["value"], unit=r["value_unit"], display=r["display"],
-                     subject=r["subject"], ref=CitationRef(r["act"], r["version"], r["unit"]),
-                     start=r["start_char"], end=r["end_char"]) for r in self.conn.execute(sql, args)]
+        return [_rows.fact(r) for r in self.conn.execute(sql, args)]
 
     # -- fetch bookkeeping (conditional requests) --------------------------------
 
-    def last_fetch(self, key: str) -> sqlite3.Row | None:
+    def last_fetch(self, key: str) -> FetchRecord | None:
         """What the last fetch of `key` (e.g. "32024R1689/en") returned: etag, last_modified, sha256."""
-        return self.conn.execute("SELECT * FROM fetches WHERE key=?", (key,)).fetchone()
+        r = self.conn.execute("SELECT * FROM fetches WHERE key=?", (key,)).fetchone()
+        return None if r is None else FetchRecord(**dict(r))
 
     def record_fetch(self, key: str, url: str, etag: str | None, last_modified: str | None, sha256: str,
                      fetched_at: str) -> None:
@@ -566,3 +352,74 @@ class Catalog:
             "last_modified=excluded.last_modified, sha256=excluded.sha256, fetched_at=excluded.fetched_at",
             (key, url, etag, last_modified, sha256, fetched_at),
         )
+
+    # -- amendment links (lexcite/ingest/amendments.py reads them, apply_amendments.py applies them) ----------
+
+    def store_links(self, act: str, version: str, links: Sequence[AmendmentLink]) -> bool:
+        """Replace the stored links of one amending act version; identical links write nothing. True if written."""
+        old = self.conn.execute(
+            f"SELECT {', '.join(_rows.LINK_COLUMNS)} FROM amendments WHERE amending_act=? AND amending_version=? "
+            "ORDER BY seq", (act, version)).fetchall()
+        new = [_rows.link_row(link) for link in links]
+        if [tuple(r) for r in old] == new:
+            return False
+        with self.transaction() as c:
+            c.execute("DELETE FROM amendments WHERE amending_act=? AND amending_version=?", (act, version))
+            c.executemany(
+                f"INSERT INTO amendments (amending_act, amending_version, seq, {', '.join(_rows.LINK_COLUMNS)}) "
+                f"VALUES (?, ?, ?, {', '.join('?' * len(_rows.LINK_COLUMNS))})",
+                [(act, version, i, *r) for i, r in enumerate(new)],
+            )
+        return True
+
+    def set_link_outcomes(self, act: str, version: str, outcomes: dict[int, str]) -> None:
+        """Record, per link (by its order), whether applying it worked; writes only what changed."""
+        old = dict(self.conn.execute(
+            "SELECT seq, outcome FROM amendments WHERE amending_act=? AND amending_version=?",
+            (act, version)).fetchall())
+        changed = [(v, act, version, k) for k, v in outcomes.items() if k in old and old[k] != v]
+        if changed:
+            with self.transaction() as c:
+                c.executemany("UPDATE amendments SET outcome=? WHERE amending_act=? AND amending_version=? AND seq=?",
+                              changed)
+
+    def links(self, target_act: str | None = None, amending_act: str | None = None,
+              ) -> list[tuple[AmendmentLink, str | None]]:
+        """Stored links (of one target act / one amending act, or all), in order, with their apply outcome."""
+        sql = f"SELECT {', '.join(_rows.LINK_COLUMNS)}, outcome FROM amendments"
+        where, args = [], []
+        if target_act:
+            where.append("target_act=?")
+            args.append(target_act)
+        if amending_act:
+            where.append("amending_act=?")
+            args.append(amending_act)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        rows = self.conn.execute(sql + " ORDER BY amending_act, amending_version, seq", args).fetchall()
+        return [(_rows.link(r), r["outcome"]) for r in rows]
+
+    def amending_versions(self, target_acts: Iterable[str]) -> list[tuple[str, str]]:
+        """(amending act, version) of every stored act with a link into one of `target_acts`."""
+        targets = tuple(target_acts)
+        if not targets:
+            return []
+        return [tuple(r) for r in self.conn.execute(
+            f"SELECT DISTINCT amending_act, amending_version FROM amendments "
+            f"WHERE target_act IN ({','.join('?' * len(targets))})", targets).fetchall()]
+
+    # -- small reads ------------------------------------------------------------------------------------------
+
+    def doc_kind(self, act: str) -> str:
+        """The stored kind of document of `act` (regulation, directive, ...). Raises CatalogError when absent."""
+        row = self.conn.execute("SELECT doc_kind FROM acts WHERE celex=?", (act,)).fetchone()
+        if row is None:
+            raise CatalogError(f"{act}: not in the catalog; see `lexcite acts`")
+        return row["doc_kind"]
+
+    def texts(self, act: str, version: str, language: str, kind: str) -> list[str]:
+        """The texts of one version's units of one kind, in document order."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT u.text FROM units u JOIN versions v ON v.id=u.version_id "
+            "WHERE v.act=? AND v.version=? AND v.language=? AND u.kind=? ORDER BY u.position",
+            (act, version, language, kind))]

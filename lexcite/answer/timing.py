@@ -1,0 +1,172 @@
+"""Time in an answer: a cited provision in force but not (yet, or any longer) applicable, and "when" questions.
+
+The catalog records, per unit, when it is in force and from (and until) when it applies, each date
+with the unit whose words set it (`ingest/dates.py`). For each cited provision one sentence is
+rendered here, in code, never by a generator, when
+
+* on the perimeter's date (as_of, else today) the provision is in force but does not apply yet::
+
+      Article 26 of Regulation (EU) 2024/1689 is in force but does not apply yet: it applies from
+      2 December 2027 as regards AI systems classified as high-risk pursuant to Article 6(2) and
+      Annex III, and from 2 August 2028 as regards … (Article 113, point (c)). [S1, S4]
+
+* or no longer applies ("… no longer applies: it applied until …");
+* or the question asks when (cues "when", "apply from", "comply", "deadline"): the date the provision
+  applies from, and when it entered into force if asked.
+
+Each sentence cites the provision and the unit(s) that set its date(s); a setting unit that retrieval
+did not admit joins the evidence when it lies inside the perimeter (invariant 1; otherwise no sentence
+is written). The sentences are verified like the amended-by notes (`answer/amended.py`): every date and
+reference must appear in a cited unit, except a date of entry into force computed from the OJ date
+("the twentieth day following that of its publication"), which is supported by the catalog's record of
+when the setting unit is in force (`verify`, rule 4).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from lexcite.answer.amended import Notes, _evidence_of, _long_date
+from lexcite.answer.conflicts import unit_head, unit_label
+from lexcite.answer.verify import outside_perimeter, verify
+from lexcite.contract import CitationRef, CitedSentence, Evidence, Perimeter
+from lexcite.errors import CitationError
+from lexcite.ingest.dates import Dated, UnitDates
+from lexcite.question import cues
+
+__all__ = ["Timing", "asks_when", "asks_entry_into_force", "timing_sentence", "timing_notes"]
+
+_WHEN = re.compile(r"\b(?:when|by when|from when|since when|until when|what date|which date|dates?|deadline|"
+                   r"timeline|apply|applies|applicable|application|comply|compliance|in force|start)\b", re.I)
+_EIF = re.compile(r"\b(?:enter(?:s|ed)? into force|entry into force|in force)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Timing:
+    """One cited provision's dates as the catalog records them."""
+
+    ref: CitationRef
+    dates: UnitDates
+
+
+def asks_when(question: str) -> bool:
+    """Does the question ask about time: when a provision applies, must be complied with, is in force?"""
+    return cues(question).date and bool(_WHEN.search(question))
+
+
+def asks_entry_into_force(question: str) -> bool:
+    return bool(_EIF.search(question))
+
+
+def _cases(dated: Sequence[Dated]) -> str:
+    """'2 August 2026' or '2 December 2027 as regards …, and from 2 August 2028 as regards …'."""
+    parts = [f"{_long_date(d.date or '')}{' ' + d.condition if d.condition else ''}" for d in dated]
+    return ", and from ".join(parts)
+
+
+def _setters(dated: Sequence[Dated]) -> list[CitationRef]:
+    return list(dict.fromkeys(d.set_by for d in dated if d.set_by is not None))
+
+
+def _by(refs: Sequence[CitationRef], subject: CitationRef) -> str:
+    """'(Article 113, point (c))', naming the act when it is another act than the subject's."""
+    names = []
+    for r in refs:
+        names.append(unit_head(r.unit) if r.act == subject.act else unit_label(r))
+    return f"({'; '.join(dict.fromkeys(names))})"
+
+
+def timing_sentence(t: Timing, day: str, question: str = "") -> tuple[str, list[CitationRef]] | None:
+    """The sentence for one cited provision on `day`, and the units it cites; None when nothing is to be said."""
+    d = t.dates
+    label = unit_label(t.ref)
+    applies = [x for x in d.applies_from if x.date]
+    if len(applies) != len(d.applies_from) or not applies:
+        if not asks_when(question):
+            return None
+        why = next((x.said for x in d.applies_from if not x.date), "")
+        return (f"When {label} applies could not be read from the act's final provisions"
+                f"{': ' + _strip_values(why) if why else ''}.", [t.ref])
+    until = d.applies_until
+    if until is not None and until.date and day >= until.date and until.set_by is not None:
+        return (f"{label} no longer applies: it applied until {_long_date(until.date)} {_by([until.set_by], t.ref)}.",
+                [t.ref, until.set_by])
+    pending = [x for x in applies if (x.date or "") > day]
+    setters = _setters(applies)
+    if not setters:
+        return None
+    if pending and len(pending) == len(applies):
+        return (f"{label} is in force but does not apply yet: it applies from {_cases(applies)} "
+                f"{_by(setters, t.ref)}.", [t.ref, *setters])
+    if pending:  # some cases apply already, others not yet
+        return (f"{label} applies from {_cases(applies)} {_by(setters, t.ref)}; not every case applies yet.",
+                [t.ref, *setters])
+    if not asks_when(question):
+        return None
+    sentence = f"{label} applies from {_cases(applies)} {_by(setters, t.ref)}."
+    cited = [t.ref, *setters]
+    eif = d.in_force_from
+    if asks_entry_into_force(question) and eif.date and eif.set_by is not None:
+        sentence = (f"{label} entered into force on {_long_date(eif.date)} {_by([eif.set_by], t.ref)} and applies "
+                    f"from {_cases(applies)} {_by(setters, t.ref)}.")
+        cited.append(eif.set_by)
+    return sentence, list(dict.fromkeys(cited))
+
+
+def _strip_values(text: str) -> str:
+    """A reason in words only (a reference inside it would need a citation of its own)."""
+    return re.sub(r"\s+", " ", re.sub(r"\bart_\w+", "this article", text)).strip()
+
+
+def _provision(ref: CitationRef) -> CitationRef:
+    return CitationRef(ref.act, ref.version, ref.unit.split(".")[0])
+
+
+def timing_notes(catalog: object, question: str, cited: Sequence[CitationRef], evidence: Sequence[Evidence],
+                 perimeter: Perimeter, inside: Callable[[CitationRef], bool], limit: int = 3) -> Notes:
+    """One verified sentence per cited provision whose time the answer must state (module docstring),
+    citing it and the units that set its dates (each added to the evidence when retrieval did not admit it).
+
+    The verification covers only these sentences; the caller refuses the answer when it fails.
+    """
+    evidence = list(evidence)
+    sid_of = {e.ref: e.sid for e in evidence}
+    day = perimeter.effective_date()
+    drafts: list[str] = []
+    said: set[str] = set()
+    record_dates: dict[CitationRef, str] = {}
+    for ref in dict.fromkeys(cited):
+        if len(drafts) >= limit:
+            break
+        dates = catalog.unit_dates(ref, perimeter.language)  # type: ignore[attr-defined]
+        if dates is None:
+            continue
+        out = timing_sentence(Timing(ref, dates), day, question)
+        if out is None:
+            continue
+        text, refs = out
+        # one sentence per provision and dates: points (a) and (b) of one article that apply alike say it once
+        key = re.sub(re.escape(unit_label(ref)), unit_label(_provision(ref)), text)
+        if key in said:
+            continue
+        try:
+            records = {r: catalog.resolve(r, perimeter.language) for r in refs}  # type: ignore[attr-defined]
+        except CitationError:
+            continue
+        new = [r for r in refs if r not in sid_of]
+        missing = [_evidence_of(records[r], f"S{len(evidence) + i}") for i, r in enumerate(new, start=1)]
+        if any(outside_perimeter(ev, perimeter) is not None or not inside(ev.ref) for ev in missing):
+            continue  # invariant 1: a unit outside the perimeter is never cited
+        evidence.extend(missing)
+        sid_of.update((ev.ref, ev.sid) for ev in missing)
+        if dates.in_force_from.date and dates.in_force_from.set_by in records:
+            record_dates[dates.in_force_from.set_by] = dates.in_force_from.date
+        said.add(key)
+        drafts.append(f"{text} [{', '.join(sid_of[r] for r in refs)}]")
+    if not drafts:
+        return Notes(tuple(evidence), (), ())
+    checked = verify("\n".join(drafts), evidence, perimeter, inside=inside, record_dates=record_dates)
+    sentences: tuple[CitedSentence, ...] = tuple(replace(s, from_records=True) for s in checked.sentences)
+    return Notes(tuple(evidence), sentences, (), checked)

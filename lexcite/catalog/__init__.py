@@ -1,0 +1,14 @@
+"""The catalog (SQLite): acts, versions, units, facts, amendment links and fetch bookkeeping.
+
+It is the trust root for "which version is current" and the only code that reads or writes
+the catalog's tables; every other stage uses its typed API::
+
+    catalog.py   Catalog: store(), versions(), records(), resolve(), history(), facts(), links(), ...
+    schema.py    the named, ordered migrations (run once each, on open)
+    _rows.py     SQLite rows <-> contract types (UnitRecord, VersionRow, Fact, AmendmentLink)
+"""
+
+from lexcite.catalog.catalog import Catalog, FetchRecord, Source, StoreResult
+from lexcite.contract import STATUSES, UnitRecord, VersionRow
+
+__all__ = ["Catalog", "Source", "StoreResult", "FetchRecord", "UnitRecord", "VersionRow", "STATUSES"]
