@@ -106,8 +106,11 @@ def acts(as_json: Annotated[bool, typer.Option("--json", help="A JSON array, one
     if not rows:
         out.print("the catalog is empty: lexcite ingest FILE... or lexcite refresh")
     t = _threshold(manifest)
-    if t is None:
+    if not manifest:
         out.print("not indexed yet: lexcite index" if rows else "", markup=False)
+    elif t is None:
+        out.print(f"index: {manifest.get('embedder')}, reranker {manifest.get('reranker')}; no abstention threshold "
+                  "yet: lexcite calibrate [--golden FILE]", markup=False)
     else:
         out.print(f"index: {t['embedder']}, reranker {t['reranker']}; abstention threshold {t['value']:.4f} "
                   f"({scale_label(t['scale'], t['value'])}), {t['source']}", markup=False)
