@@ -203,8 +203,9 @@ def refresh(
     from lexcite.catalog import Catalog
     from lexcite.ingest.refresh import refresh as refresh_acts
 
-    with Catalog() as catalog:
-        report = refresh_acts(catalog, celex or None, tuple(language) if language else None)
+    with Catalog() as catalog, progress() as bar:
+        report = refresh_acts(catalog, celex or None, tuple(language) if language else None,
+                              progress=lambda what, n: bar.update(f"fetching {what}", n))
     if as_json:
         print(json.dumps([i.to_dict() for i in report.items], ensure_ascii=False, indent=1))
     else:

@@ -9,6 +9,7 @@ fault halfway leaves every earlier document stored and nothing half-written.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,8 +109,11 @@ def refresh(
     languages: tuple[str, ...] | None = None,
     cellar: CellarClient | None = None,
     sparql: SparqlClient | None = None,
+    progress: Callable[[str, int], None] | None = None,
 ) -> RefreshReport:
-    """Fetch each act, its consolidated versions and its amending acts; ingest what changed."""
+    """Fetch each act, its consolidated versions and its amending acts; ingest what changed.
+
+    `progress(what, n)` is told each document before it is fetched, with how many have been begun."""
     cellar = cellar or CellarClient()
     sparql = sparql or SparqlClient()
     targets = [(c, languages or ("en",)) for c in celexes] if celexes else load_acts()
@@ -122,6 +126,8 @@ def refresh(
         if (celex, lang) in seen:
             return
         seen.add((celex, lang))
+        if progress:
+            progress(f"{role} {celex} [{lang}]", len(seen))
         _guarded(report, celex, lang, role,
                  lambda: _fetch_and_store(catalog, cellar, celex, lang, role, valid_from))
 
