@@ -213,18 +213,27 @@ def ingest_batch(
         except LexciteError as e:
             out.append(Outcome(doc, "unapplied", note=f"stored, but its amendments were not applied: {e}"))
             continue
-        for a in applied:
-            if (a.amending, a.target, a.language) not in seen:  # a target's other languages re-run the same
-                seen.add((a.amending, a.target, a.language))
-                out.append(_applied(a, doc))
+        fresh = [a for a in applied if (a.amending, a.target, a.language) not in seen]
+        seen |= {(a.amending, a.target, a.language) for a in fresh}  # a target's other languages re-run them
+        out += [_applied(a, doc) for a in fresh if a.stored is not None]
+        waiting = [a for a in fresh if a.stored is None]
+        for amending in dict.fromkeys(a.amending for a in waiting):
+            out.append(_unapplied(doc, amending, [a for a in waiting if a.amending == amending]))
     return out
 
 
 def _applied(a: ApplyResult, doc: Path) -> Outcome:
-    """An amending act applied to one target: a derived version stored, unchanged, or not built and why."""
-    if a.stored is None:
-        return Outcome(doc, "unapplied", note=f"{a.amending} → {a.target}: not applied ({a.note})")
+    """An amending act applied to one target: the derived version stored (or unchanged)."""
+    assert a.stored is not None
     action = "unchanged" if a.stored.action == "unchanged" else "applied"
     return Outcome(doc, action, a.stored,
                    note=f"{a.amending} applied to {a.target}@{a.base_version}: {a.applied} instructions applied, "
                         f"{len(a.outcomes) - a.applied} not")
+
+
+def _unapplied(doc: Path, amending: str, results: list[ApplyResult]) -> Outcome:
+    """One line for the targets an amending act could not be applied to, most often acts not stored."""
+    absent = [a.target for a in results if a.note.startswith("no version of")]
+    other = [f"{a.target} ({a.note})" for a in results if not a.note.startswith("no version of")]
+    parts = ([f"{len(absent)} act(s) not in the catalog: {', '.join(absent)}"] if absent else []) + other
+    return Outcome(doc, "unapplied", note=f"{amending} not applied to " + "; ".join(parts))

@@ -421,7 +421,7 @@ class TestCli:
     def test_show_history_names_the_act_that_changed_the_unit(self, home):
         r = CliRunner().invoke(app, ["show", f"{AI}#art_4", "--history", "--json"])
         assert r.exit_code == 0, r.output
-        rows = [json.loads(line) for line in r.output.splitlines()]
+        rows = json.loads(r.output)  # one JSON array
         assert [(x["version"], x["status"], x["valid_to"], x["changed_by"]) for x in rows] == [
             ("2024-07-12", "superseded", "2026-07-27", None),
             ("2026-07-27", "current", None, f"{OMNI}@2026-07-24#art_1.pnt_5")]
@@ -460,7 +460,7 @@ def test_consolidated_modref_markers_land_in_changed_by_and_show_history(corpus,
     assert r.exit_code == 0, r.output
     r = CliRunner().invoke(app, ["show", f"{AI}#art_73.par_10", "--history", "--json"])
     assert r.exit_code == 0, r.output
-    (row,) = [json.loads(line) for line in r.output.splitlines()]
+    (row,) = json.loads(r.output)  # one JSON array
     assert (row["language"], row["changed_by"]) == ("nl", "32024R1689R(04)")
 
 
