@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -51,19 +52,24 @@ print(json.dumps(out))
 """
 
 
-def _wall(args: list[str]) -> float:
+def _run(args: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds user+system) of one child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     r = subprocess.run(args, capture_output=True, text=True, env=os.environ.copy())
     took = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode not in (0, 3):
         sys.exit(f"{' '.join(args)} failed ({r.returncode}): {r.stderr.strip()[-500:]}")
-    return took
+    return took, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def _summary(times: list[float]) -> str:
-    first, rest = times[0], times[1:] or times
-    return (f"first {first:.2f} s, then min {min(rest):.2f} s, median {statistics.median(rest):.2f} s "
-            f"({len(rest)} runs)")
+def _summary(runs: list[tuple[float, float]]) -> str:
+    """On a shared machine wall time includes waiting for a core; CPU time is what the process itself spent."""
+    first, rest = runs[0], runs[1:] or runs
+    walls, cpus = [w for w, _ in rest], [c for _, c in rest]
+    return (f"first {first[0]:.2f} s wall; then wall min {min(walls):.2f} s, median {statistics.median(walls):.2f} s;"
+            f" CPU min {min(cpus):.2f} s, median {statistics.median(cpus):.2f} s ({len(rest)} runs)")
 
 
 def main() -> None:
@@ -74,8 +80,8 @@ def main() -> None:
     lexcite = [sys.executable, "-m", "lexcite"]
     print(f"LEXCITE_HOME={os.environ.get('LEXCITE_HOME', './.lexcite')}  cpus={os.cpu_count()}  "
           f"load average {os.getloadavg()[0]:.1f}")
-    print("shell  lexcite --help:", _summary([_wall([*lexcite, "--help"]) for _ in range(a.runs + 1)]))
-    print("shell  lexcite ask:   ", _summary([_wall([*lexcite, "ask", a.question, "--no-trace"])
+    print("shell  lexcite --help:", _summary([_run([*lexcite, "--help"]) for _ in range(a.runs + 1)]))
+    print("shell  lexcite ask:   ", _summary([_run([*lexcite, "ask", a.question, "--no-trace"])
                                                for _ in range(a.runs + 1)]))
     r = subprocess.run([sys.executable, "-c", _PHASES, a.question], capture_output=True, text=True,
                        env=os.environ.copy(), check=True)

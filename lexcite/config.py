@@ -1,47 +1,89 @@
-"""Where things live at run time, from the environment (DESIGN: 'Where things live')."""
+"""Where things live at run time, from the environment (DESIGN: 'Where things live').
+
+`Settings.from_env` is the one place lexcite reads its environment variables; it returns a frozen
+value. `settings()` reads it now (the autouse test fixture and a user may change the environment
+between calls, so nothing is cached); the small accessors below are its fields, for the callers
+that need one of them.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["home", "cellar_url", "sparql_url", "chroma_url", "corpus_dir", "anthropic_api_key", "claude_model",
-           "USER_AGENT", "DEFAULT_CLAUDE_MODEL"]
+__all__ = ["Settings", "settings", "home", "cellar_url", "sparql_url", "chroma_url", "corpus_dir",
+           "anthropic_api_key", "claude_model", "USER_AGENT", "DEFAULT_CLAUDE_MODEL", "DEFAULT_HOME",
+           "DEFAULT_CELLAR_URL"]
 
 USER_AGENT = "lexcite/0.1 (EU legislation Q&A with verifiable citations; +https://github.com/lexcite)"
-_DEFAULT_CELLAR = "https://publications.europa.eu"
+DEFAULT_HOME = ".lexcite"
+DEFAULT_CELLAR_URL = "https://publications.europa.eu"
 # A current Sonnet-class model; override with LEXCITE_CLAUDE_MODEL.
 DEFAULT_CLAUDE_MODEL = "claude-sonnet-5-5"
+# The shared real-document corpus beside the checkout (tests, demo); LEXCITE_CORPUS overrides it.
+_BESIDE_CHECKOUT = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "raw"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything lexcite takes from its environment, read once by `from_env`."""
+
+    home: Path  # LEXCITE_HOME: raw cache, catalog, index, traces; created by the first write
+    cellar_url: str  # LEXCITE_CELLAR_URL: Publications Office REST (a mirror, the replay server)
+    sparql_url: str  # LEXCITE_SPARQL_URL, default the Cellar's SPARQL endpoint
+    chroma_url: str | None  # LEXCITE_CHROMA_URL: a Chroma server instead of the embedded store
+    corpus: Path  # LEXCITE_CORPUS: a folder of real EUR-Lex files
+    anthropic_api_key: str | None  # ANTHROPIC_API_KEY: its presence turns the Claude generator on
+    claude_model: str  # LEXCITE_CLAUDE_MODEL
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
+        cellar = env.get("LEXCITE_CELLAR_URL", DEFAULT_CELLAR_URL).rstrip("/")
+        return cls(
+            home=Path(env.get("LEXCITE_HOME", DEFAULT_HOME)),
+            cellar_url=cellar,
+            sparql_url=env.get("LEXCITE_SPARQL_URL", f"{cellar}/webapi/rdf/sparql"),
+            chroma_url=env.get("LEXCITE_CHROMA_URL") or None,
+            corpus=Path(env.get("LEXCITE_CORPUS", _BESIDE_CHECKOUT)),
+            anthropic_api_key=env.get("ANTHROPIC_API_KEY") or None,
+            claude_model=env.get("LEXCITE_CLAUDE_MODEL") or DEFAULT_CLAUDE_MODEL,
+        )
+
+
+def settings() -> Settings:
+    """The settings as the environment gives them now."""
+    return Settings.from_env()
 
 
 def home() -> Path:
     """LEXCITE_HOME (default .lexcite); created by the first write, so reading a mistyped one adds nothing."""
-    return Path(os.environ.get("LEXCITE_HOME", ".lexcite"))
+    return settings().home
 
 
 def cellar_url() -> str:
-    return os.environ.get("LEXCITE_CELLAR_URL", _DEFAULT_CELLAR).rstrip("/")
+    return settings().cellar_url
 
 
 def sparql_url() -> str:
-    return os.environ.get("LEXCITE_SPARQL_URL", f"{cellar_url()}/webapi/rdf/sparql")
+    return settings().sparql_url
 
 
 def chroma_url() -> str | None:
-    return os.environ.get("LEXCITE_CHROMA_URL") or None
+    return settings().chroma_url
 
 
 def corpus_dir() -> Path | None:
-    """The shared real-document corpus beside the checkout, when present (tests, demo)."""
-    here = Path(__file__).resolve().parent.parent
-    path = Path(os.environ.get("LEXCITE_CORPUS", here.parent / "shared" / "corpus" / "raw"))
+    """The real-document corpus, when that folder exists."""
+    path = settings().corpus
     return path if path.is_dir() else None
 
 
 def anthropic_api_key() -> str | None:
     """ANTHROPIC_API_KEY; its presence turns the Claude generator on (DESIGN: 'Where things live')."""
-    return os.environ.get("ANTHROPIC_API_KEY") or None
+    return settings().anthropic_api_key
 
 
 def claude_model() -> str:
-    return os.environ.get("LEXCITE_CLAUDE_MODEL") or DEFAULT_CLAUDE_MODEL
+    return settings().claude_model

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field, fields
 from datetime import date
-from typing import Any, Literal
+from typing import Any, Protocol, runtime_checkable
 
 from lexcite.errors import CitationError
 
@@ -27,15 +27,18 @@ __all__ = [
     "Answer",
     "AmendmentLink",
     "Fact",
+    "Verdict",
+    "ValueCheck",
     "REFUSAL",
     "Candidate",
     "SearchResult",
     "UnitRecord",
     "VersionRow",
     "STATUSES",
+    "OPEN_END",
+    "Retriever",
 ]
 
-UnitKind = Literal["recital", "article", "paragraph", "point", "annex", "section"]
 UNIT_KINDS: tuple[str, ...] = ("recital", "article", "paragraph", "point", "annex", "section")
 
 # ELI-style path: segments like rct_12, art_6, par_2, pnt_h, pnt_iii, anx_III, sct_A, art_4a.
@@ -171,9 +174,27 @@ class CitationRef:
         return a == b or a.startswith(b + ".") or b.startswith(a + ".")
 
 
+OPEN_END = "9999-12-31"  # the valid_to of a version or unit still in force
+
+
 @dataclass(frozen=True)
 class Perimeter:
-    """The filters a question is asked in; applied before any ranking (invariant 1)."""
+    """The filters a question is asked in; applied before any ranking (invariant 1).
+
+    The rule, in one place (`rejects`); index/perimeter.py translates it to a BM25 mask and a
+    Chroma `where`, and a property test holds every consumer to it:
+
+    - language: the unit's language equals `language` (None: any language);
+    - acts: the unit's act is one of `acts` (empty: any act);
+    - status: `current` only; `superseded` too when `include_superseded` is set or an `as_of`
+      date is given (the version in force then may be superseded now); `draft` never;
+    - date: valid_from <= as_of < valid_to (open end: OPEN_END), with as_of = today when not
+      given; skipped when `include_superseded` is set without `as_of` (every version);
+    - binding_only: guidance (binding false) is out;
+    - access tags: a unit without tags is public; a unit with tags is in only when the
+      perimeter holds one of them;
+    - kinds: the unit's kind is one of `kinds` (empty: any kind).
+    """
 
     acts: tuple[str, ...] = ()
     language: str | None = "en"
@@ -189,6 +210,65 @@ class Perimeter:
 
     def effective_date(self) -> str:
         return self.as_of or date.today().isoformat()
+
+    def statuses(self) -> tuple[str, ...]:
+        """The version statuses admitted."""
+        return ("current", "superseded") if (self.include_superseded or self.as_of) else ("current",)
+
+    def check_date(self) -> str | None:
+        """The day validity is checked on, or None when every version is wanted."""
+        if self.include_superseded and self.as_of is None:
+            return None
+        return self.effective_date()
+
+    def rejects(self, rec: UnitRecord) -> str | None:
+        """Why `rec` lies outside the perimeter (the first rule it fails), or None when it is inside."""
+        u = rec.unit
+        return self._rejects(u.act, u.language, rec.status, rec.valid_from, rec.valid_to, u.binding,
+                             rec.access_tags, u.kind)
+
+    def admits(self, rec: UnitRecord) -> bool:
+        """True when `rec` lies inside the perimeter."""
+        return self.rejects(rec) is None
+
+    def admits_version(self, v: VersionRow) -> bool:
+        """The same rule for a whole stored version (no unit kind): could a question here draw on it?"""
+        return self._rejects(v.act, v.language, v.status, v.valid_from, v.valid_to, v.binding, v.access_tags,
+                             None) is None
+
+    def _rejects(self, act: str, language: str, status: str, valid_from: str, valid_to: str | None,
+                 binding: bool, access_tags: tuple[str, ...], kind: str | None) -> str | None:
+        if self.language is not None and language != self.language:
+            return f"language {language}, not {self.language}"
+        if self.acts and act not in self.acts:
+            return f"act {act} is not among {', '.join(self.acts)}"
+        if status not in self.statuses():
+            return f"a {status} version"
+        day = self.check_date()
+        if day is not None and not (valid_from <= day < (valid_to or OPEN_END)):
+            return f"not in force on {day}"
+        if self.binding_only and not binding:
+            return "guidance in a binding-only perimeter"
+        if access_tags and not set(access_tags) & set(self.access_tags):
+            return f"restricted to access tags {', '.join(access_tags)}"
+        if self.kinds and kind is not None and kind not in self.kinds:
+            return f"a {kind}, not one of {', '.join(self.kinds)}"
+        return None
+
+    def describe(self) -> str:
+        """The perimeter in words, for refusals and traces: 'acts 32024R1689; language en; current versions; ...'."""
+        parts = [
+            f"acts {', '.join(self.acts)}" if self.acts else "all acts in the catalog",
+            f"language {self.language}" if self.language else "every language",
+            "current and superseded versions" if self.include_superseded else "current versions only",
+            f"in force on {day}" if (day := self.check_date()) else "any date",
+            "binding texts only" if self.binding_only else "binding texts and guidance",
+        ]
+        if self.access_tags:
+            parts.append(f"access tags {', '.join(self.access_tags)}")
+        if self.kinds:
+            parts.append(f"unit kinds {', '.join(self.kinds)}")
+        return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -271,6 +351,43 @@ class Conflict:
 
 
 @dataclass(frozen=True)
+class ValueCheck:
+    """One value a sentence states (a date, an amount, a reference ...) and whether a cited unit supports it."""
+
+    text: str  # as the sentence writes it
+    kind: str  # lexcite.values kinds: date, month, amount, percent, period, power, number, act, ref
+    value: str  # normalised
+    ok: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The verifier's judgement of one sentence of a draft (invariant 3), kept for the trace."""
+
+    index: int
+    sentence: str
+    sids: tuple[str, ...]
+    refs: tuple[str, ...]
+    ok: bool
+    reasons: tuple[str, ...] = ()
+    values: tuple[ValueCheck, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "sentence": self.sentence,
+            "sids": list(self.sids),
+            "refs": list(self.refs),
+            "ok": self.ok,
+            "reasons": list(self.reasons),
+            "values": [v.to_dict() for v in self.values],
+        }
+
+
+@dataclass(frozen=True)
 class Answer:
     question: str
     sentences: tuple[CitedSentence, ...] = ()
@@ -278,7 +395,7 @@ class Answer:
     refused: bool = False
     refusal_reason: str = ""
     conflicts: tuple[Conflict, ...] = ()
-    verdicts: tuple[dict[str, Any], ...] = ()
+    verdicts: tuple[Verdict, ...] = ()
     generator: str = ""
     flags: tuple[str, ...] = ()
     trace_id: str | None = None
@@ -306,7 +423,7 @@ class Answer:
             "sentences": [s.to_dict() for s in self.sentences],
             "evidence": [e.to_dict() for e in self.evidence],
             "conflicts": [c.to_dict() for c in self.conflicts],
-            "verdicts": list(self.verdicts),
+            "verdicts": [v.to_dict() for v in self.verdicts],
             "generator": self.generator,
             "flags": list(self.flags),
             "trace_id": self.trace_id,
@@ -354,9 +471,6 @@ class UnitRecord:
     valid_to: str | None
     access_tags: tuple[str, ...] = ()
     changed_by: str | None = None
-
-    def in_force(self, day: str) -> bool:
-        return self.valid_from <= day and (self.valid_to is None or day < self.valid_to)
 
 
 @dataclass(frozen=True)
@@ -422,3 +536,14 @@ class SearchResult:
     discarded: tuple[tuple[str, str], ...] = ()  # (ref, reason)
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
     outside: tuple[str, ...] = ()  # laws the question is asked under that the catalog lacks (index/scope.py)
+
+
+@runtime_checkable
+class Retriever(Protocol):
+    """What answering and evaluation need from retrieval: `index.search.Searcher`, and the tests' small searchers.
+
+    `search` ranks the units inside `perimeter` (never one outside: invariant 1) and admits at most
+    `k` of them above the calibrated threshold.
+    """
+
+    def search(self, query: str, perimeter: Perimeter = ..., k: int = ...) -> SearchResult: ...

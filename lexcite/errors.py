@@ -7,8 +7,7 @@
      ├── ParseError           known markup, but a unit cannot be built (path, where)
      ├── CitationError        a reference that does not parse or resolve
      ├── CatalogError         the SQLite catalog refuses a change
-     ├── IndexMismatch        the index was built from another catalog state or model
-     └── GenerationError      a generator failed in a way the caller must see
+     └── IndexMismatch        the index was built from another catalog state or model
 
 Abstentions and refusals are *not* errors: they are `Answer` values.
 """
@@ -26,7 +25,6 @@ __all__ = [
     "CitationError",
     "CatalogError",
     "IndexMismatch",
-    "GenerationError",
 ]
 
 
@@ -35,10 +33,12 @@ class LexciteError(Exception):
 
 
 class ConfigError(LexciteError):
-    pass
+    """A setting, option or argument that cannot be used; the message names it and what to do."""
 
 
 class FetchError(LexciteError):
+    """Cellar or SPARQL could not deliver: the URL, the HTTP status and how many tries were made."""
+
     def __init__(self, url: str, reason: str, status: int | None = None, attempts: int = 1):
         self.url, self.status, self.attempts = url, status, attempts
         where = f"HTTP {status} " if status else ""
@@ -47,6 +47,8 @@ class FetchError(LexciteError):
 
 
 class FormatNotRecognised(LexciteError):
+    """No known EUR-Lex markup in a document (invariant 6): the path and the markers looked for."""
+
     def __init__(self, path: str | Path, looked_for: list[str], found: str = ""):
         self.path, self.looked_for = str(path), looked_for
         seen = f"; found {found}" if found else ""
@@ -57,22 +59,21 @@ class FormatNotRecognised(LexciteError):
 
 
 class ParseError(LexciteError):
+    """Known markup, but a unit cannot be built from it: the path and where (unit id or XPath)."""
+
     def __init__(self, path: str | Path, where: str, reason: str):
         self.path, self.where = str(path), where
         super().__init__(f"{path}: {reason} (at {where}); nothing was stored")
 
 
 class CitationError(LexciteError):
-    pass
+    """A citation reference that does not parse, or names no stored unit."""
 
 
 class CatalogError(LexciteError):
-    pass
+    """The SQLite catalog refuses a change, or was made by a newer lexcite."""
 
 
 class IndexMismatch(LexciteError):
-    pass
+    """The index was built from another catalog state or with other parameters: both values."""
 
-
-class GenerationError(LexciteError):
-    pass

@@ -10,16 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from lexcite._words import ENGLISH_STOPWORDS
+
 __all__ = ["Cues", "cues", "content_terms", "stem", "STOPWORDS"]
 
-STOPWORDS = frozenset("""
-a about above after again against all am an and any are aren as at be because been before being below between
-both but by can cannot could did do does doing down during each few for from further had has have having he her
-here hers herself him himself his how i if in into is it its itself just me more most my myself no nor not of off
-on once only or other our ours ourselves out over own same she should so some such than that the their theirs them
-themselves then there these they this those through to too under until up very was we were what when where which
-while who whom why will with would you your yours yourself yourselves shall may must also per under within
-whether any eu union regulation article articles paragraph point annex does do under according
+# The question reader also drops modal verbs and the words every question about an act contains.
+STOPWORDS = ENGLISH_STOPWORDS | frozenset("""
+aren cannot shall may must per whether eu union regulation article articles paragraph point annex according
 """.split())
 
 _CUES = {

@@ -33,12 +33,12 @@ of application. The former unit is named there as former, never cited.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
 from lexcite.answer.conflicts import former_conflict, unit_head, unit_label
-from lexcite.answer.verify import Verification, outside_perimeter, verify
+from lexcite.answer.verify import Outside, Verification, verify
 from lexcite.catalog import Catalog, UnitRecord
 from lexcite.contract import AmendmentLink, CitationRef, CitedSentence, Conflict, Evidence, Fact, Perimeter
 from lexcite.errors import CitationError
@@ -236,7 +236,7 @@ def _evidence_of(rec: UnitRecord, sid: str) -> Evidence:
 
 
 def amendment_notes(catalog: Catalog, cited: Sequence[CitationRef], evidence: Sequence[Evidence],
-                    perimeter: Perimeter, inside: Callable[[CitationRef], bool]) -> Notes:
+                    perimeter: Perimeter, outside: Outside) -> Notes:
     """One verified sentence per amendment behind the cited units, citing the current unit and the
     amending unit (each added to the evidence when retrieval did not admit it).
 
@@ -256,7 +256,7 @@ def amendment_notes(catalog: Catalog, cited: Sequence[CitationRef], evidence: Se
         new = [r for r in refs if r not in sid_of]
         missing = [_evidence_of(records[r], f"S{len(evidence) + i}") for i, r in enumerate(new, start=1)]
         # invariant 1: a unit outside the perimeter is never cited, so no sentence names it
-        if any(outside_perimeter(ev, perimeter) is not None or not inside(ev.ref) for ev in missing):
+        if any(outside(ev.ref) is not None for ev in missing):
             continue
         evidence.extend(missing)
         sid_of.update((ev.ref, ev.sid) for ev in missing)
@@ -265,7 +265,7 @@ def amendment_notes(catalog: Catalog, cited: Sequence[CitationRef], evidence: Se
         kept.append(a)
     if not drafts:
         return Notes(tuple(evidence), (), ())
-    checked = verify("\n".join(drafts), evidence, perimeter, inside=inside, record_dates=record_dates)
+    checked = verify("\n".join(drafts), evidence, outside, record_dates=record_dates)
     sentences = tuple(replace(s, from_records=True) for s in checked.sentences)
     return Notes(tuple(evidence), sentences, tuple(kept), checked)
 

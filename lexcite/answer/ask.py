@@ -21,7 +21,6 @@ Example::
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -32,10 +31,10 @@ from lexcite.answer.draft import Generator
 from lexcite.answer.evidence import build_evidence, no_evidence_answer, refused_answer
 from lexcite.answer.numeric import bind_values
 from lexcite.answer.trace import AskRecord, TraceStore, catalog_problems, sha256_text, versions_in_scope
-from lexcite.answer.verify import check_values, outside_perimeter, verify
+from lexcite.answer.verify import check_values, verify
 from lexcite.catalog import Catalog
-from lexcite.contract import REFUSAL, Answer, CitationRef, Perimeter
-from lexcite.errors import CitationError, ConfigError
+from lexcite.contract import REFUSAL, Answer, CitationRef, Perimeter, Retriever
+from lexcite.errors import ConfigError
 from lexcite.index.perimeter import empty_reason
 from lexcite.question import cues
 from lexcite.values import CHECKED_KINDS, read_values
@@ -89,18 +88,6 @@ def choose_generator(generator: str | Generator | GeneratorChoice | None = None)
     raise ConfigError(f"unknown generator {generator!r}; choose from {', '.join(GENERATORS)}")
 
 
-def _inside(catalog: Catalog, perimeter: Perimeter) -> Callable[[CitationRef], bool]:
-    from lexcite.index.perimeter import predicate
-
-    def inside(ref: CitationRef) -> bool:
-        try:
-            return predicate(perimeter, catalog.resolve(ref, perimeter.language))
-        except CitationError:
-            return False
-
-    return inside
-
-
 def _default_searcher(catalog: Catalog) -> Any:
     from lexcite.index.search import Searcher
 
@@ -112,7 +99,7 @@ def ask(
     perimeter: Perimeter = Perimeter(),
     k: int = 6,
     generator: str | Generator | GeneratorChoice | None = None,
-    searcher: Any = None,
+    searcher: Retriever | None = None,
     trace: bool = True,
     store_text: bool = True,
     *,
@@ -197,13 +184,15 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
                               generator=gen.name, flags=[*flags, "generator_refused"])
 
     t = time.perf_counter()
-    inside = _inside(catalog, perimeter)
-    checked = verify(draft.text, evidence, perimeter, inside=inside)
+    def outside(ref: CitationRef) -> str | None:
+        return catalog.outside(ref, perimeter)
+
+    checked = verify(draft.text, evidence, outside)
     timings["verify"] = time.perf_counter() - t
     if not checked.ok:
         return refused_answer(question, perimeter, f"{REFUSAL} The generated answer was not shown: {checked.reason}.",
                               evidence=evidence, generator=gen.name, flags=[*flags, *checked.flags],
-                              verdicts=checked.verdict_dicts())
+                              verdicts=checked.verdicts)
     sentences = checked.sentences
     facts = catalog.facts(refs=[e.ref for e in evidence], language=perimeter.language)
     wanted = cues(question).value_kinds()
@@ -213,13 +202,13 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
         if not bound.ok:
             return refused_answer(question, perimeter, f"{REFUSAL} {_sentence(bound.reason)}",
                                   evidence=evidence, generator=gen.name, flags=[*flags, *bound.flags],
-                                  verdicts=checked.verdict_dicts())
+                                  verdicts=checked.verdicts)
         sentences = bound.sentences
         flags.append("numeric_path")
 
     answer_kinds = {v.kind for s in sentences for v in read_values(s.text) if v.kind in CHECKED_KINDS}
     # Only units inside the perimeter may be shown as the other side of a disagreement (invariant 1).
-    admissible = [e for e in evidence if outside_perimeter(e, perimeter) is None and inside(e.ref)]
+    admissible = [e for e in evidence if outside(e.ref) is None]
     conflicts, shown = find_conflicts(question, admissible, facts, answer_kinds, Relations.from_catalog(catalog),
                                       perimeter.effective_date())
     if conflicts:
@@ -231,18 +220,18 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
                     question, perimeter,
                     f"{REFUSAL} The admitted documents disagree and the disagreement could not be shown "
                     f"verifiably: {failures[0]}.", evidence=evidence, generator=gen.name,
-                    flags=[*flags, "conflict", "verification_failed"], verdicts=checked.verdict_dicts())
+                    flags=[*flags, "conflict", "verification_failed"], verdicts=checked.verdicts)
         flags.append("conflict")
 
     # Cited units whose text an amending act enacted (or cited amending instructions): say which act and from
     # when, in sentences rendered and verified here (a unit they cite that retrieval did not admit joins the
     # evidence), and keep the text the amendment replaced as former.
     cited = [r for s in (*sentences, *shown) for r in s.refs]
-    notes = amendment_notes(catalog, cited, evidence, perimeter, inside)
-    verdicts = checked.verdict_dicts()
+    notes = amendment_notes(catalog, cited, evidence, perimeter, outside)
+    verdicts = checked.verdicts
     if notes.verification is not None:
         offset = len(sentences)
-        verdicts += tuple({**v, "index": v["index"] + offset} for v in notes.verification.verdict_dicts())
+        verdicts += tuple(replace(v, index=v.index + offset) for v in notes.verification.verdicts)
         if not notes.verification.ok:
             return refused_answer(question, perimeter, f"{REFUSAL} The note on an amended provision was not shown: "
                                   f"{notes.verification.reason}.", evidence=notes.evidence, generator=gen.name,
@@ -279,7 +268,7 @@ class ReplayReport:
                 "answer": self.answer.to_dict()}
 
 
-def replay(trace_id: str, *, searcher: Any = None, generator: str | Generator | None = None,
+def replay(trace_id: str, *, searcher: Retriever | None = None, generator: str | Generator | None = None,
            catalog: Catalog | None = None, traces: TraceStore | None = None) -> ReplayReport:
     """Rerun a traced question with its recorded inputs (question, perimeter, k, generator) and compare.
 

@@ -25,12 +25,12 @@ when the setting unit is in force (`verify`, rule 4).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from lexcite.answer.amended import Notes, _evidence_of, _long_date
 from lexcite.answer.conflicts import unit_head, unit_label
-from lexcite.answer.verify import outside_perimeter, verify
+from lexcite.answer.verify import Outside, verify
 from lexcite.contract import CitationRef, CitedSentence, Evidence, Perimeter
 from lexcite.errors import CitationError
 from lexcite.ingest.dates import Dated, UnitDates
@@ -125,7 +125,7 @@ def _provision(ref: CitationRef) -> CitationRef:
 
 
 def timing_notes(catalog: object, question: str, cited: Sequence[CitationRef], evidence: Sequence[Evidence],
-                 perimeter: Perimeter, inside: Callable[[CitationRef], bool], limit: int = 3) -> Notes:
+                 perimeter: Perimeter, outside: Outside, limit: int = 3) -> Notes:
     """One verified sentence per cited provision whose time the answer must state (module docstring),
     citing it and the units that set its dates (each added to the evidence when retrieval did not admit it).
 
@@ -157,7 +157,7 @@ def timing_notes(catalog: object, question: str, cited: Sequence[CitationRef], e
             continue
         new = [r for r in refs if r not in sid_of]
         missing = [_evidence_of(records[r], f"S{len(evidence) + i}") for i, r in enumerate(new, start=1)]
-        if any(outside_perimeter(ev, perimeter) is not None or not inside(ev.ref) for ev in missing):
+        if any(outside(ev.ref) is not None for ev in missing):
             continue  # invariant 1: a unit outside the perimeter is never cited
         evidence.extend(missing)
         sid_of.update((ev.ref, ev.sid) for ev in missing)
@@ -167,6 +167,6 @@ def timing_notes(catalog: object, question: str, cited: Sequence[CitationRef], e
         drafts.append(f"{text} [{', '.join(sid_of[r] for r in refs)}]")
     if not drafts:
         return Notes(tuple(evidence), (), ())
-    checked = verify("\n".join(drafts), evidence, perimeter, inside=inside, record_dates=record_dates)
+    checked = verify("\n".join(drafts), evidence, outside, record_dates=record_dates)
     sentences: tuple[CitedSentence, ...] = tuple(replace(s, from_records=True) for s in checked.sentences)
     return Notes(tuple(evidence), sentences, (), checked)

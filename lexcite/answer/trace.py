@@ -35,6 +35,7 @@ from typing import Any
 
 from lexcite import __version__, config
 from lexcite._sqlite import Migrations, connect, run_script, transaction
+from lexcite.catalog import Catalog
 from lexcite.contract import Answer, CitationRef, Perimeter, SearchResult
 from lexcite.errors import CitationError, ConfigError
 
@@ -265,9 +266,9 @@ class TraceStore:
                 for e in a.evidence
             ],
             "verdicts": [
-                {"idx": v["index"], "sentence": keep(v["sentence"]), "sids": v["sids"], "refs": v["refs"],
-                 "ok": int(v["ok"]), "reasons": v["reasons"], "vals": v["values"] if store_text else
-                 [{**x, "text": None} for x in v["values"]]}
+                {"idx": v.index, "sentence": keep(v.sentence), "sids": list(v.sids), "refs": list(v.refs),
+                 "ok": int(v.ok), "reasons": list(v.reasons),
+                 "vals": [{**x.to_dict(), "text": keep(x.text)} for x in v.values]}
                 for v in a.verdicts
             ],
         }
@@ -395,19 +396,8 @@ def catalog_problems(doc: dict[str, Any], catalog: Any) -> list[str]:
     return problems
 
 
-def versions_in_scope(catalog: Any, perimeter: Perimeter) -> list[dict[str, Any]]:
-    """The catalog versions a question in `perimeter` could draw on, with their sha256."""
-    out = []
-    for v in catalog.versions():
-        if perimeter.acts and v.act not in perimeter.acts:
-            continue
-        if perimeter.language and v.language != perimeter.language:
-            continue
-        if v.status == "draft" or (v.status == "superseded" and not (perimeter.include_superseded
-                                                                      or perimeter.as_of)):
-            continue
-        if perimeter.binding_only and not v.binding:
-            continue
-        out.append({"act": v.act, "version": v.version, "language": v.language, "status": v.status,
-                    "sha256": v.sha256, "valid_from": v.valid_from, "valid_to": v.valid_to})
-    return out
+def versions_in_scope(catalog: Catalog, perimeter: Perimeter) -> list[dict[str, Any]]:
+    """The catalog versions a question in `perimeter` could draw on (`Perimeter.admits_version`), with their sha256."""
+    return [{"act": v.act, "version": v.version, "language": v.language, "status": v.status, "sha256": v.sha256,
+             "valid_from": v.valid_from, "valid_to": v.valid_to}
+            for v in catalog.versions() if perimeter.admits_version(v)]

@@ -29,41 +29,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from lexcite.answer.draft import parse_draft
 from lexcite.answer.evidence import supporting_text
-from lexcite.contract import CitationRef, CitedSentence, Evidence, Perimeter
+from lexcite.contract import CitationRef, CitedSentence, Evidence, ValueCheck, Verdict
 from lexcite.values import Value, act_numbers, number_forms, read_values, resolve_relative
 
-__all__ = ["Verdict", "Verification", "verify", "check_values", "outside_perimeter", "SupportIndex"]
+__all__ = ["Verdict", "Verification", "verify", "check_values", "Outside", "SupportIndex"]
 
 _BRANCH_PREFIXES = ("art_", "anx_", "rct_")
 _KIND_WORDS = {"date": "a date", "month": "a date", "amount": "an amount", "percent": "a percentage",
                "period": "a period", "power": "a threshold", "number": "a number", "act": "an act number",
                "ref": "a reference to a provision"}
-
-
-@dataclass(frozen=True)
-class Verdict:
-    index: int
-    sentence: str
-    sids: tuple[str, ...]
-    refs: tuple[str, ...]
-    ok: bool
-    reasons: tuple[str, ...] = ()
-    values: tuple[dict[str, Any], ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "sentence": self.sentence,
-            "sids": list(self.sids),
-            "refs": list(self.refs),
-            "ok": self.ok,
-            "reasons": list(self.reasons),
-            "values": list(self.values),
-        }
 
 
 @dataclass(frozen=True)
@@ -73,9 +50,6 @@ class Verification:
     ok: bool
     reason: str = ""  # the first failure, in words; empty when ok
     flags: tuple[str, ...] = field(default_factory=tuple)
-
-    def verdict_dicts(self) -> tuple[dict[str, Any], ...]:
-        return tuple(v.to_dict() for v in self.verdicts)
 
 
 class SupportIndex:
@@ -128,7 +102,7 @@ class SupportIndex:
 
 def check_values(sentence: str, cited: Sequence[Evidence],
                  cache: dict[CitationRef, SupportIndex] | None = None,
-                 record_dates: Mapping[CitationRef, str] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+                 record_dates: Mapping[CitationRef, str] | None = None) -> tuple[list[ValueCheck], list[str]]:
     """Each value of `sentence` with whether a cited unit supports it; and the failures in words.
 
     `record_dates` (ref -> ISO date the catalog records it in force from) only for sentences rendered
@@ -143,33 +117,24 @@ def check_values(sentence: str, cited: Sequence[Evidence],
     results, failures = [], []
     for v in read_values(sentence):
         ok = any(ix.supports(v) for ix in indexes)
-        results.append({"text": v.text, "kind": v.kind, "value": v.value, "ok": ok})
+        results.append(ValueCheck(v.text, v.kind, v.value, ok))
         if not ok:
             failures.append(f"{v.kind} '{v.text}' does not appear in the cited text")
     return results, failures
 
 
-def outside_perimeter(e: Evidence, perimeter: Perimeter) -> str | None:
-    """Why an evidence unit lies outside the perimeter, judged from what Evidence carries; None when inside."""
-    if perimeter.acts and e.ref.act not in perimeter.acts:
-        return f"act {e.ref.act} is not among {', '.join(perimeter.acts)}"
-    if perimeter.binding_only and not e.binding:
-        return "guidance in a binding-only perimeter"
-    if e.status == "draft":
-        return "a draft version"
-    if e.status == "superseded" and not (perimeter.include_superseded or perimeter.as_of):
-        return "a superseded version"
-    return None
+# Why a cited unit lies outside the question's perimeter, None when inside: `Catalog.outside`,
+# the catalog's record judged by `Perimeter.rejects` (the one rule).
+Outside = Callable[[CitationRef], str | None]
 
 
 def verify(
     text: str,
     evidence: Sequence[Evidence],
-    perimeter: Perimeter,
-    inside: Callable[[CitationRef], bool] | None = None,
+    outside: Outside,
     record_dates: Mapping[CitationRef, str] | None = None,
 ) -> Verification:
-    """Check a draft's text against this question's evidence; `inside` asks the catalog about the perimeter.
+    """Check a draft's text against this question's evidence; `outside` judges each cited unit's perimeter.
 
     `record_dates` is for text rendered by code from catalog records, never for a generator's draft
     (module docstring, rule 4).
@@ -188,14 +153,12 @@ def verify(
             if ev is None:
                 reasons.append(f"cites {sid}, which is not in the evidence for this question")
                 continue
-            why = outside_perimeter(ev, perimeter)
-            if why is None and inside is not None and not inside(ev.ref):
-                why = "outside the perimeter in the catalog"
+            why = outside(ev.ref)
             if why:
                 reasons.append(f"cites {ev.ref}: {why}")
                 continue
             cited.append(ev)
-        values: list[dict[str, Any]] = []
+        values: list[ValueCheck] = []
         if cited:
             values, failures = check_values(ds.text, cited, cache, record_dates)
             reasons.extend(failures)
@@ -210,12 +173,12 @@ def verify(
     if bad:
         first = bad[0]
         # The shown reason never repeats an unverified value; the verdicts (trace, --json) keep it.
-        unsupported = next((x for x in first.values if not x["ok"]), None)
-        citation_problems = len(first.reasons) - sum(not x["ok"] for x in first.values)
+        unsupported = next((x for x in first.values if not x.ok), None)
+        citation_problems = len(first.reasons) - sum(not x.ok for x in first.values)
         if citation_problems or unsupported is None:
             why = first.reasons[0]
         else:
-            why = f"{_KIND_WORDS.get(unsupported['kind'], 'a value')} that does not appear in the text it cites"
+            why = f"{_KIND_WORDS.get(unsupported.kind, 'a value')} that does not appear in the text it cites"
         reason = f"sentence {first.index + 1} failed verification: {why}"
         return Verification(tuple(sentences), tuple(verdicts), False, reason, ("verification_failed",))
     return Verification(tuple(sentences), tuple(verdicts), True)

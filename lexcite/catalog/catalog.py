@@ -21,7 +21,16 @@ from lexcite import config
 from lexcite._sqlite import connect, transaction
 from lexcite.catalog import _rows
 from lexcite.catalog.schema import migrate
-from lexcite.contract import STATUSES, AmendmentLink, CitationRef, Fact, ParsedAct, UnitRecord, VersionRow
+from lexcite.contract import (
+    STATUSES,
+    AmendmentLink,
+    CitationRef,
+    Fact,
+    ParsedAct,
+    Perimeter,
+    UnitRecord,
+    VersionRow,
+)
 from lexcite.errors import CatalogError, CitationError
 
 __all__ = ["Catalog", "Source", "StoreResult", "FetchRecord"]
@@ -302,6 +311,13 @@ class Catalog:
             hint = "" if ref.version else " (no current version holds it; give @YYYY-MM-DD)"
             raise CitationError(f"{ref}: no such unit in the catalog{hint}; see `lexcite acts`")
         return _rows.unit_record(rows[0])
+
+    def outside(self, ref: CitationRef, perimeter: Perimeter) -> str | None:
+        """Why the unit `ref` names is outside `perimeter`, by its stored record (`Perimeter.rejects`); None inside."""
+        try:
+            return perimeter.rejects(self.resolve(ref, perimeter.language))
+        except CitationError:
+            return "not in the catalog"
 
     def history(self, act: str, unit: str, language: str | None = None) -> list[UnitRecord]:
         sql = _rows.RECORD_SQL + " WHERE v.act=? AND u.unit=?"

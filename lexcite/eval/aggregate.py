@@ -15,15 +15,13 @@ import numpy as np
 
 from lexcite.eval.metrics import mean
 
-__all__ = ["FULL", "RETRIEVAL_KEYS", "ANSWER_KEYS", "SUMMARY_KEYS", "summarise", "block", "answer_block",
+__all__ = ["FULL", "RETRIEVAL_KEYS", "ANSWER_KEYS", "summarise", "block", "answer_block",
            "retrieval_block", "by_split", "hit_curve", "percentiles"]
 
 FULL = "full"
 RETRIEVAL_KEYS = ("hit@k", "recall@k", "mrr", "ndcg@k")
 ANSWER_KEYS = ("key_facts", "citation_valid", "citation_support", "refusal_rate", "abstain_precision",
                "abstain_recall", "conflict_both_shown", "superseded_cited")
-SUMMARY_KEYS = ("n", *RETRIEVAL_KEYS, "abstain_correct", "abstain_wrong", "by_category", "by_post_cutoff",
-                "ablation")
 
 
 def _answerable(row: dict[str, Any]) -> bool:

@@ -11,7 +11,6 @@ from collections.abc import Callable, Sequence
 from datetime import date
 
 from lexcite.answer.draft import strip_markers
-from lexcite.answer.verify import outside_perimeter
 from lexcite.contract import Answer, CitationRef, Evidence, Perimeter
 from lexcite.errors import CitationError
 from lexcite.eval.golden import GoldenQuestion
@@ -73,12 +72,11 @@ def key_fact_share(answer: Answer, q: GoldenQuestion) -> float | None:
     return sum(contains(text, f, casefold=True) for f in q.key_facts) / len(q.key_facts)
 
 
-def citations_valid(answer: Answer, perimeter: Perimeter,
-                    inside: Callable[[CitationRef], bool] | None = None) -> bool | None:
+def citations_valid(answer: Answer, outside: Callable[[CitationRef], str | None] | None) -> bool | None:
     """Every sentence cites, every cited ref is in the evidence, and every cited unit is inside the perimeter.
 
-    The verifier's `outside_perimeter` judges from what the evidence carries; `inside`
-    adds the catalog's word (index.perimeter.predicate), as the verifier does.
+    `outside` is the catalog's word on a unit (`Catalog.outside` for the question's perimeter);
+    None where no catalog is at hand, and then only the first two are checked.
     """
     if answer.refused:
         return None
@@ -86,9 +84,7 @@ def citations_valid(answer: Answer, perimeter: Perimeter,
         return False
     evidence = {e.ref: e for e in answer.evidence}
     for r in answer.cited():
-        if r not in evidence or outside_perimeter(evidence[r], perimeter) is not None:
-            return False
-        if inside is not None and not inside(r):
+        if r not in evidence or (outside is not None and outside(r) is not None):
             return False
     return True
 

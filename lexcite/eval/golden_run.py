@@ -14,27 +14,14 @@ from typing import Any
 
 from lexcite import config
 from lexcite.catalog import Catalog
-from lexcite.contract import CitationRef, Perimeter
+from lexcite.contract import CitationRef
 from lexcite.errors import CitationError
 from lexcite.eval import answers as am
 from lexcite.eval.baselines import claude_no_rag
 from lexcite.eval.golden import load_golden
-from lexcite.eval.run import EvalResult, Inside, evaluate
+from lexcite.eval.run import EvalResult, evaluate
 
-__all__ = ["run_golden", "catalog_inside", "catalog_record_date"]
-
-
-def catalog_inside(catalog: Catalog) -> Inside:
-    """Perimeter membership of a cited unit, decided by the catalog with the index's own rule."""
-    from lexcite.index.perimeter import predicate
-
-    def inside(ref: CitationRef, perimeter: Perimeter) -> bool:
-        try:
-            return predicate(perimeter, catalog.resolve(ref, perimeter.language))
-        except CitationError:
-            return False
-
-    return inside
+__all__ = ["run_golden", "catalog_record_date"]
 
 
 def catalog_record_date(catalog: Catalog) -> Callable[[CitationRef], str | None]:
@@ -84,7 +71,7 @@ def run_golden(
     with Searcher(home) as searcher:
         stored = searcher.manifest.get("thresholds", {}).get(stages_key(Stages()))
         records = am.independent_support(catalog_record_date(searcher.catalog))
-        result = evaluate(questions, searcher, k, with_answers, inside=catalog_inside(searcher.catalog),
+        result = evaluate(questions, searcher, k, with_answers, outside=lambda ref, p: searcher.catalog.outside(ref, p),
                           records=records, no_rag=no_rag, as_of=as_of, on_question=on_question)
         embedder, reranker = searcher.embedder_name, searcher.reranker_spec
     generators = Counter(r["answer"]["generator"] for r in result.rows if r.get("answer") and r["answer"]["generator"])

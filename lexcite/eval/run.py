@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from lexcite.contract import Answer, CitationRef, Perimeter, SearchResult
+from lexcite.contract import Answer, CitationRef, Perimeter, Retriever, SearchResult
 from lexcite.errors import ConfigError
 from lexcite.eval import answers as am
 from lexcite.eval import metrics as m
@@ -39,7 +39,8 @@ ROWS_FILE = "questions.jsonl"
 BM25 = "bm25"  # the ablation stage the retrieval-only baseline reads
 
 AskFn = Callable[..., Answer]
-Inside = Callable[[CitationRef, Perimeter], bool]
+# Why a cited unit is outside a perimeter, None when inside (`Catalog.outside`).
+Outside = Callable[[CitationRef, Perimeter], str | None]
 
 
 @dataclass
@@ -107,8 +108,8 @@ def _stage_row(res: SearchResult, q: GoldenQuestion, k: int, seconds: float) -> 
 
 
 def _answer_row(a: Answer, q: GoldenQuestion, p: Perimeter, support: am.SupportCheck,
-                inside: Inside | None, records: am.SupportCheck | None = None) -> dict[str, Any]:
-    check = (lambda ref: inside(ref, p)) if inside else None
+                outside: Outside | None, records: am.SupportCheck | None = None) -> dict[str, Any]:
+    check = (lambda ref: outside(ref, p)) if outside else None
     return {
         "text": a.text,
         "refused": a.refused,
@@ -117,7 +118,7 @@ def _answer_row(a: Answer, q: GoldenQuestion, p: Perimeter, support: am.SupportC
         "conflicts": [c.to_dict() for c in a.conflicts],
         "generator": a.generator,
         "key_facts": am.key_fact_share(a, q),
-        "citation_valid": am.citations_valid(a, p, check),
+        "citation_valid": am.citations_valid(a, check),
         "citation_support": am.citation_support(a, support, records),
         "conflict_both_shown": am.conflict_both_shown(a, q),
         "superseded_cited": am.cites_superseded_as_current(a, p),
@@ -141,14 +142,14 @@ def _timed(fn: Callable[[], Any], bucket: list[float]) -> tuple[Any, float]:
 
 def evaluate(
     questions: Iterable[GoldenQuestion],
-    searcher: Any,
+    searcher: Retriever,
     k: int = 6,
     with_answers: bool = True,
     *,
     ablation: Mapping[str, Any] | None = None,
     ask: AskFn | None = None,
     support: am.SupportCheck | None = None,
-    inside: Inside | None = None,
+    outside: Outside | None = None,
     records: am.SupportCheck | None = None,
     no_rag: Callable[[str], str] | None = None,
     as_of: str | None = None,
@@ -192,7 +193,7 @@ def evaluate(
         for part, seconds in results[FULL].timings.items():
             waits.setdefault(f"{FULL}/{part}", []).append(seconds)
         if with_answers:
-            row.update(_answers(q, p, k, searcher, results, ask, support, inside, records, no_rag, waits))
+            row.update(_answers(q, p, k, searcher, results, ask, support, outside, records, no_rag, waits))
         rows.append(row)
         if on_question:
             on_question(i, len(questions))
@@ -200,16 +201,16 @@ def evaluate(
 
 
 def _answers(q: GoldenQuestion, p: Perimeter, k: int, searcher: Any, results: dict[str, SearchResult], ask: AskFn,
-             support: am.SupportCheck, inside: Inside | None, records: am.SupportCheck | None,
+             support: am.SupportCheck, outside: Outside | None, records: am.SupportCheck | None,
              no_rag: Callable[[str], str] | None, waits: dict[str, list[float]]) -> dict[str, Any]:
     """The system's answer and the baselines' for one question, measured alike."""
     a, seconds = _timed(lambda: ask(q.question, p, k=k, searcher=searcher, trace=False), waits.setdefault("answer", []))
     baselines = {}
     if BM25 in results:
-        baselines["retrieval_only"] = _answer_row(retrieval_only(q.question, results[BM25]), q, p, support, inside)
+        baselines["retrieval_only"] = _answer_row(retrieval_only(q.question, results[BM25]), q, p, support, outside)
     if no_rag is not None:
-        baselines["no_rag"] = _answer_row(no_rag_answer(q.question, p, no_rag), q, p, support, inside)
-    return {"answer": {**_answer_row(a, q, p, support, inside, records), "ms": round(seconds * 1000, 2)},
+        baselines["no_rag"] = _answer_row(no_rag_answer(q.question, p, no_rag), q, p, support, outside)
+    return {"answer": {**_answer_row(a, q, p, support, outside, records), "ms": round(seconds * 1000, 2)},
             "baselines": baselines}
 
 

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from lexcite._words import ENGLISH_STOPWORDS
+
 __all__ = ["tokenize", "BM25Index", "TOKENIZER", "BM25_PARAMS", "IMPLEMENTATIONS"]
 
 TOKENIZER = "legal-v1"
@@ -42,15 +44,8 @@ _PARTS = re.compile(r"[^\W_]+")
 
 # A standard English list (close to Lucene's and scikit-learn's); modal verbs such as "shall" and
 # "may" stay in because they carry the obligation.
-STOP_WORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before being below
-    between both but by can could did do does doing down during each few for from further had has have having
-    he her here hers herself him himself his how i if in into is it its itself just me more most my myself no
-    nor not of off on once only or other our ours ourselves out over own same she should so some such than
-    that the their theirs them themselves then there these they this those through to too under until up very
-    was we were what when where which while who whom why will with would you your yours yourself yourselves
-    also within upon thereof therein whereas""".split()
-)
+# Legal drafting's own function words join the English ones.
+STOP_WORDS = ENGLISH_STOPWORDS | frozenset(("upon", "thereof", "therein", "whereas"))
 
 
 def tokenize(text: str) -> list[str]:

@@ -16,9 +16,10 @@ from urllib.parse import urlparse
 
 import numpy as np
 
+from lexcite.contract import OPEN_END
 from lexcite.errors import ConfigError
 from lexcite.index.chunks import Passage, unit_key
-from lexcite.index.perimeter import OPEN_END, date_int, tag_key
+from lexcite.index.perimeter import date_int, tag_key
 
 __all__ = ["DenseStore", "metadata", "open_client", "backend_name", "same_backend"]
 

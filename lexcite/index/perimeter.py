@@ -1,23 +1,9 @@
-"""A Perimeter as a predicate over catalog units, and as a Chroma `where` clause.
+"""The Perimeter rule (contract.Perimeter.rejects) translated for the two retrievers: a BM25 mask and a Chroma `where`.
 
 Invariant 1: filters are applied before ranking. Both retrievers take the
-perimeter inside the search (BM25 as a mask before top-k, Chroma as `where`),
-and these two translations must agree; a property test checks that they do.
-
-The rule, in one place:
-
-- language: the unit's language equals `language` (None: any language);
-- acts: the unit's act is one of `acts` (empty: any act);
-- status: `current` only; `superseded` too when `include_superseded` is set or
-  an `as_of` date is given (the version in force then may be superseded now);
-  `draft` never;
-- date: valid_from <= as_of < valid_to (open end: "9999-12-31"), with as_of =
-  today when not given; skipped when `include_superseded` is set without
-  `as_of` (every version, whatever its dates);
-- binding_only: guidance (binding false) is out;
-- access tags: a unit without tags is public; a unit with tags is in only when
-  the perimeter holds one of them;
-- kinds: the unit's kind is one of `kinds` (empty: any kind).
+perimeter inside the search (BM25 as a mask before top-k, Chroma as `where`);
+these translations must agree with `Perimeter.admits`, and a property test checks
+that they do. The rule itself is written once, on `Perimeter`.
 """
 
 from __future__ import annotations
@@ -28,24 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from lexcite.catalog import UnitRecord
-from lexcite.contract import Perimeter
+from lexcite.contract import OPEN_END, Perimeter, UnitRecord
 
-__all__ = ["OPEN_END", "predicate", "where", "statuses", "date_int", "tag_key", "check_date", "RecordMask",
-           "empty_reason"]
-
-OPEN_END = "9999-12-31"
-
-
-def statuses(p: Perimeter) -> tuple[str, ...]:
-    return ("current", "superseded") if (p.include_superseded or p.as_of) else ("current",)
-
-
-def check_date(p: Perimeter) -> str | None:
-    """The day validity is checked on, or None when every version is wanted."""
-    if p.include_superseded and p.as_of is None:
-        return None
-    return p.effective_date()
+__all__ = ["where", "date_int", "tag_key", "RecordMask", "empty_reason"]
 
 
 def date_int(iso: str | None) -> int:
@@ -57,37 +28,16 @@ def tag_key(tag: str) -> str:
     return "tag_" + re.sub(r"[^0-9A-Za-z_]", "_", tag)
 
 
-def predicate(p: Perimeter, rec: UnitRecord) -> bool:
-    """True when `rec` lies inside the perimeter."""
-    u = rec.unit
-    if p.language is not None and u.language != p.language:
-        return False
-    if p.acts and u.act not in p.acts:
-        return False
-    if rec.status not in statuses(p):
-        return False
-    day = check_date(p)
-    if day is not None and not (rec.valid_from <= day < (rec.valid_to or OPEN_END)):
-        return False
-    if p.binding_only and not u.binding:
-        return False
-    if rec.access_tags and not set(rec.access_tags) & set(p.access_tags):
-        return False
-    if p.kinds and u.kind not in p.kinds:
-        return False
-    return True
-
-
 def where(p: Perimeter) -> dict[str, Any]:
-    """The same rule as `predicate`, as a Chroma metadata filter (see dense.metadata for the keys)."""
+    """`Perimeter.admits` as a Chroma metadata filter (see dense.metadata for the keys)."""
     clauses: list[dict[str, Any]] = []
     if p.language is not None:
         clauses.append({"language": p.language})
     if p.acts:
         clauses.append({"act": {"$in": list(p.acts)}})
-    st = statuses(p)
+    st = p.statuses()
     clauses.append({"status": st[0]} if len(st) == 1 else {"status": {"$in": list(st)}})
-    day = check_date(p)
+    day = p.check_date()
     if day is not None:
         n = date_int(day)
         clauses.append({"valid_from_n": {"$lte": n}})
@@ -102,7 +52,7 @@ def where(p: Perimeter) -> dict[str, Any]:
 
 
 class RecordMask:
-    """`predicate` vectorised over a fixed list of records (the BM25 corpus), cached per perimeter."""
+    """`Perimeter.admits` vectorised over a fixed list of records (the BM25 corpus), cached per perimeter."""
 
     def __init__(self, records: list[UnitRecord]):
         self._n = len(records)
@@ -118,7 +68,7 @@ class RecordMask:
         self._cache: dict[tuple[Perimeter, str | None], np.ndarray] = {}
 
     def __call__(self, p: Perimeter) -> np.ndarray:
-        key = (p, check_date(p))  # "today" moves: the cache is per day
+        key = (p, p.check_date())  # "today" moves: the cache is per day
         hit = self._cache.get(key)
         if hit is None:
             hit = self._cache[key] = self._compute(p)
@@ -132,8 +82,8 @@ class RecordMask:
             m &= self._lang == p.language
         if p.acts:
             m &= np.isin(self._act, list(p.acts))
-        m &= np.isin(self._status, list(statuses(p)))
-        day = check_date(p)
+        m &= np.isin(self._status, list(p.statuses()))
+        day = p.check_date()
         if day is not None:
             m &= (self._from <= day) & (day < self._to)
         if p.binding_only:

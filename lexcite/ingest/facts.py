@@ -25,10 +25,7 @@ import re
 from lexcite.contract import Fact, Unit
 from lexcite.values import CHECKED_KINDS, Value, read_values
 
-__all__ = ["extract_facts", "FACT_KINDS", "value_key", "fact_key"]
-
-FACT_KINDS = ("application_date", "date", "deadline", "fine_amount", "amount", "turnover_pct", "percentage",
-              "threshold")
+__all__ = ["extract_facts", "value_key", "fact_key"]
 
 _APPLY = re.compile(r"(?:appl(?:y|ies|icable)|enter(?:s)? into force|entry into force|in force)\W+(?:\w+\W+){0,3}$",
                     re.I)
@@ -36,6 +33,8 @@ _FINE = re.compile(r"\b(?:fines?|penalt(?:y|ies)|sanctions?)\b", re.I)
 _TURNOVER = re.compile(r"^\W*(?:\w+\W+){0,5}turnover\b", re.I)
 _FLOP = re.compile(r"\b(?:floating[- ]point|FLOPs?|computation|compute)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]+")
+# Short on purpose (not lexcite._words): a fact's subject keeps "before", "after", "during", "until",
+# the words that tell one date of a provision from another; stored subjects depend on this list.
 _STOP = frozenset("""a an and any are as at be by for from has have in is it its of on or shall that the their
 this those to which with where whichever within not no than up down such other""".split())
 

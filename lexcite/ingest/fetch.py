@@ -47,6 +47,11 @@ from lexcite.errors import ConfigError, FetchError
 
 __all__ = [
     "CellarClient",
+    "DEFAULT_TIMEOUT",
+    "DEFAULT_CONNECT_TIMEOUT",
+    "DEFAULT_RETRIES",
+    "DEFAULT_BACKOFF",
+    "DEFAULT_THROTTLE",
     "Fetched",
     "FORMATS",
     "LANGUAGES",
@@ -98,13 +103,20 @@ class Fetched:
     not_modified: bool = False
     attempts: int = 1  # tries of the last request, retries included
 
+# The HTTP defaults of every lexcite client (Cellar REST, SPARQL), written once (httpx's DEFAULT_TIMEOUT_CONFIG).
+DEFAULT_TIMEOUT = 60.0  # seconds to read
+DEFAULT_CONNECT_TIMEOUT = 10.0
+DEFAULT_RETRIES = 3
+DEFAULT_BACKOFF = 1.0  # urllib3 backoff_factor: 0 s, 2 s, 4 s, ...
+DEFAULT_THROTTLE = 1.0  # seconds between requests to one service
+
 
 def http_pool(
     *,
-    timeout: float = 60.0,
-    connect_timeout: float = 10.0,
-    retries: int = 3,
-    backoff_factor: float = 1.0,
+    timeout: float = DEFAULT_TIMEOUT,
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+    retries: int = DEFAULT_RETRIES,
+    backoff_factor: float = DEFAULT_BACKOFF,
 ) -> urllib3.PoolManager:
     """The one HTTP policy of lexcite (Cellar REST and SPARQL): retries, backoff, timeouts, User-Agent.
 
@@ -292,11 +304,11 @@ class CellarClient:
         self,
         base_url: str | None = None,
         *,
-        timeout: float = 60.0,
-        connect_timeout: float = 10.0,
-        retries: int = 3,
-        backoff_factor: float = 1.0,
-        throttle_s: float = 1.0,
+        timeout: float = DEFAULT_TIMEOUT,
+        connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+        retries: int = DEFAULT_RETRIES,
+        backoff_factor: float = DEFAULT_BACKOFF,
+        throttle_s: float = DEFAULT_THROTTLE,
         cache_dir: Path | None = None,
     ) -> None:
         self.base_url = (base_url or config.cellar_url()).rstrip("/")

@@ -15,7 +15,18 @@ from datetime import date
 from lexcite import config
 from lexcite.contract import is_celex
 from lexcite.errors import FetchError
-from lexcite.ingest.fetch import RETRY_STATUSES, Throttle, check_celex, http_pool, request
+from lexcite.ingest.fetch import (
+    DEFAULT_BACKOFF,
+    DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_RETRIES,
+    DEFAULT_THROTTLE,
+    DEFAULT_TIMEOUT,
+    RETRY_STATUSES,
+    Throttle,
+    check_celex,
+    http_pool,
+    request,
+)
 
 __all__ = ["SparqlClient", "ConsolidatedVersion", "AmendingAct", "CDM"]
 
@@ -73,11 +84,11 @@ class SparqlClient:
         self,
         endpoint: str | None = None,
         *,
-        timeout: float = 60.0,
-        connect_timeout: float = 10.0,
-        retries: int = 3,
-        backoff_factor: float = 1.0,
-        throttle_s: float = 1.0,
+        timeout: float = DEFAULT_TIMEOUT,
+        connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+        retries: int = DEFAULT_RETRIES,
+        backoff_factor: float = DEFAULT_BACKOFF,
+        throttle_s: float = DEFAULT_THROTTLE,
     ) -> None:
         self.endpoint = endpoint or config.sparql_url()
         self._pool = http_pool(

@@ -8,7 +8,6 @@ import hashlib
 
 from lexcite.catalog import Catalog, Source
 from lexcite.contract import Candidate, Hit, ParsedAct, Perimeter, SearchResult, Unit
-from lexcite.index.perimeter import predicate
 from lexcite.question import content_terms
 
 AI_ACT, GDPR, OMNIBUS, GUIDANCE = "32024R1689", "32016R0679", "32026R1744", "52026XC0720"
@@ -141,7 +140,7 @@ def store(catalog: Catalog, parsed: ParsedAct, **kw: object) -> None:
 
 
 class TermSearcher:
-    """A small real searcher for tests: leaf units inside the perimeter (index.perimeter.predicate, before
+    """A small real searcher for tests: leaf units inside the perimeter (Perimeter.admits, before
     any ranking), scored by the share of the query's content terms they contain; the top k at or above
     `threshold` are admitted."""
 
@@ -157,7 +156,7 @@ class TermSearcher:
         q = set(content_terms(query))
         scored = []
         for r in records:
-            if (r.unit.act, r.unit.version, r.unit.unit) in parents or not predicate(perimeter, r):
+            if (r.unit.act, r.unit.version, r.unit.unit) in parents or not perimeter.admits(r):
                 continue
             terms = set(content_terms(r.unit.text + " " + r.unit.title))
             score = len(q & terms) / (len(q) or 1)

@@ -19,7 +19,6 @@ from lexcite.answer.trace import TraceStore
 from lexcite.answer.verify import verify
 from lexcite.catalog import Catalog
 from lexcite.contract import Candidate, CitationRef, Perimeter, SearchResult
-from lexcite.index.perimeter import predicate
 from lexcite.ingest.load import ingest_paths
 
 pytestmark = pytest.mark.integration
@@ -48,7 +47,7 @@ def catalog(corpus, tmp_path_factory):
 
 
 class Pinned:
-    """Admits the named provisions in the version the perimeter allows (index.perimeter.predicate, before any
+    """Admits the named provisions in the version the perimeter allows (Perimeter.admits, before any
     ranking, as the real searcher does); nothing else."""
 
     def __init__(self, catalog: Catalog, *units: tuple[str, str]):
@@ -59,7 +58,7 @@ class Pinned:
             Candidate(ref=r.unit.ref, title=r.unit.title, text=r.unit.text, status=r.status, binding=r.unit.binding,
                       source_url=r.unit.source_url, score=1.0)
             for act, unit in self.units for r in self.catalog.history(act, unit, perimeter.language)
-            if predicate(perimeter, r))
+            if perimeter.admits(r))
         return SearchResult(query, perimeter, cands, cands[:k], 0.5, not cands)
 
 
@@ -82,7 +81,7 @@ class TestTheAmendedBySentence:
         # the amending unit joined the evidence as a further S-id; every verdict, the note's included, passed
         assert [(e.sid, str(e.ref)) for e in a.evidence] == [("S1", f"{AI}@{AMENDED}#art_4.par_1"),
                                                             ("S2", f"{OMNI}@2026-07-24#art_1.pnt_5")]
-        assert len(a.verdicts) == len(a.sentences) and all(v["ok"] for v in a.verdicts)
+        assert len(a.verdicts) == len(a.sentences) and all(v.ok for v in a.verdicts)
         assert "amended" in a.flags
         assert "support the development of AI literacy" in a.text
 
@@ -90,11 +89,12 @@ class TestTheAmendedBySentence:
         a = answer(catalog, Q_LITERACY, (AI, "art_4.par_1"))
         dates = {e.ref: catalog.resolve(e.ref).valid_from for e in a.evidence}  # 2026-07-27, 2026-07-24
         good = f"{LITERACY_NOTE} [S1, S2]"
-        assert verify(good, a.evidence, NOW, record_dates=dates).ok
-        wrong = verify(good.replace("27 July 2026", "28 July 2026"), a.evidence, NOW, record_dates=dates)
+        outside = lambda ref: catalog.outside(ref, NOW)  # noqa: E731
+        assert verify(good, a.evidence, outside, record_dates=dates).ok
+        wrong = verify(good.replace("27 July 2026", "28 July 2026"), a.evidence, outside, record_dates=dates)
         assert not wrong.ok and "a date that does not appear" in wrong.reason
         # The recorded date is accepted only where code asks for it: a generator's draft is checked without it.
-        generated = verify(good, a.evidence, NOW)
+        generated = verify(good, a.evidence, outside)
         assert not generated.ok and "a date" in generated.reason
 
     def test_the_right_action_and_label_from_the_amendment_links(self, catalog):

@@ -65,7 +65,7 @@ class TestClaudeThroughTheSdk:
         assert a.refused and a.text == REFUSAL
         assert "an amount that does not appear in the text it cites" in a.refusal_reason
         assert "40 000 000" not in a.refusal_reason  # the unverified value is never shown, not even as a reason
-        assert a.verdicts[0]["ok"] is False and "EUR 40 000 000" in a.verdicts[0]["reasons"][0]
+        assert a.verdicts[0].ok is False and "EUR 40 000 000" in a.verdicts[0].reasons[0]
         assert "verification_failed" in a.flags
 
     def test_a_citation_to_an_id_not_given_refuses_the_answer(self, claude_env, fixed):
@@ -77,7 +77,7 @@ class TestClaudeThroughTheSdk:
         claude_env.queue(text("The fine can reach EUR 35 000 000. [S1]\nThat is a lot of money."))
         a = run(fixed)
         assert a.refused and "no citation" in a.refusal_reason
-        assert [v["ok"] for v in a.verdicts] == [True, False]
+        assert [v.ok for v in a.verdicts] == [True, False]
 
     def test_the_refusal_line_becomes_a_refusal(self, claude_env, fixed):
         claude_env.queue(text(REFUSAL))

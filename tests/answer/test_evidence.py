@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from lexcite.answer import ask
-from lexcite.answer.evidence import build_evidence, describe_perimeter, instruction_like, supporting_text
+from lexcite.answer.evidence import build_evidence, instruction_like, supporting_text
 from lexcite.contract import REFUSAL, Candidate, CitationRef, Perimeter, SearchResult
 
 pytestmark = pytest.mark.unit
@@ -69,7 +69,7 @@ class TestNoEvidence:
         p = Perimeter(acts=("32024R1689",), as_of="2025-01-01", binding_only=True)
         a = ask("anything", p, searcher=StaticSearcher(result([], perimeter=p)), generator=Recording(),
                 catalog=catalog)
-        assert describe_perimeter(p) in a.refusal_reason
+        assert p.describe() in a.refusal_reason
         assert "acts 32024R1689" in a.refusal_reason and "in force on 2025-01-01" in a.refusal_reason
         assert "binding texts only" in a.refusal_reason
 

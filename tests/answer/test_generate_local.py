@@ -21,7 +21,7 @@ from lexcite.answer.draft import parse_draft
 from lexcite.answer.generate_local import DEFAULT_PREFIX
 from lexcite.answer.verify import verify
 from lexcite.catalog import Catalog
-from lexcite.contract import REFUSAL, Evidence, Perimeter
+from lexcite.contract import REFUSAL, Evidence
 from lexcite.errors import ConfigError
 from lexcite.eval.number_judge import foreign_numbers, numbers
 from lexcite.ingest.load import read_document
@@ -109,6 +109,9 @@ def evidence(acts, refs: list[str]) -> list[Evidence]:
     return out
 
 
+# The evidence here is built from parsed units, inside the perimeter by construction.
+INSIDE = lambda ref: None  # noqa: E731
+
 # Real questions with the real units that answer them (and a distractor with other figures).
 CASES = [
     ("What is the maximum fine under the GDPR for infringing the basic principles for processing?",
@@ -130,7 +133,7 @@ def test_every_sentence_with_a_foreign_number_is_refused(local_generator, real_a
     if draft.refused:  # the model said no, or ran out of tokens: nothing to show, the reason is fixed
         assert draft.reason and not any(ch.isdigit() for ch in draft.reason)
         return
-    checked = verify(draft.text, ev, Perimeter())
+    checked = verify(draft.text, ev, INSIDE)
     by_sid = {e.sid: e for e in ev}
     assert len(checked.verdicts) == len(parse_draft(draft.text)) > 0
     for v in checked.verdicts:
@@ -163,7 +166,7 @@ def test_ask_with_the_local_model_shows_only_verified_sentences(local_generator,
                 assert a.text.startswith(REFUSAL)
                 continue
             by_ref = {e.ref: e for e in a.evidence}
-            assert a.verdicts and all(v["ok"] for v in a.verdicts)
+            assert a.verdicts and all(v.ok for v in a.verdicts)
             for s in a.sentences:
                 if "numeric_path" in a.flags or "conflict" in a.flags:
                     continue  # values rendered from stored facts, or the other side shown by rule

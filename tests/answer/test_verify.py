@@ -6,7 +6,7 @@ import pytest
 
 from lexcite.answer.draft import parse_draft, split_sentences
 from lexcite.answer.verify import verify
-from lexcite.contract import CitationRef, Evidence, Perimeter
+from lexcite.contract import CitationRef, Evidence, Perimeter, Unit, UnitRecord
 from lexcite.values import read_values
 
 pytestmark = pytest.mark.unit
@@ -28,8 +28,15 @@ def ev(sid: str, unit: str, text: str, act: str = AI, status: str = "current", b
 EVIDENCE = [ev("S1", "art_99.par_3", FINE), ev("S2", "art_113", DATES), ev("S3", "art_73.par_2", NOTIFY)]
 
 
+def judge(evidence, perimeter: Perimeter = Perimeter()):
+    """The catalog's word on each cited unit (Catalog.outside), from records made of the evidence itself."""
+    records = {e.ref: UnitRecord(Unit(e.ref.act, e.ref.version, e.ref.unit, "paragraph", e.title, e.text, None, 0,
+                                      "en", e.binding), e.status, "2024-07-12", None) for e in evidence}
+    return lambda ref: perimeter.rejects(records[ref])
+
+
 def check(text: str, evidence=EVIDENCE, perimeter: Perimeter = Perimeter()):
-    return verify(text, evidence, perimeter)
+    return verify(text, evidence, judge(evidence, perimeter))
 
 
 class TestCitations:
@@ -59,9 +66,9 @@ class TestCitations:
         assert not check("Fines reach EUR 35 000 000. [S1]", old).ok
         assert check("Fines reach EUR 35 000 000. [S1]", old, Perimeter(include_superseded=True)).ok
 
-    def test_the_catalog_predicate_can_veto_a_citation(self):
-        result = verify("Fines reach EUR 35 000 000. [S1]", EVIDENCE, Perimeter(), inside=lambda ref: False)
-        assert not result.ok and "catalog" in result.reason
+    def test_the_catalog_can_veto_a_citation(self):
+        result = verify("Fines reach EUR 35 000 000. [S1]", EVIDENCE, lambda ref: "not in the catalog")
+        assert not result.ok and "not in the catalog" in result.reason
 
     def test_an_empty_answer_is_refused(self):
         assert not check("   ").ok
@@ -208,11 +215,11 @@ class TestRecordDates:
     DATES = {CitationRef.parse("32024R1689@2026-07-27#art_4.par_1"): "2026-07-27"}
 
     def test_the_recorded_date_is_supported_and_no_other(self):
-        assert verify("Article 4 applies in this wording from 27 July 2026. [S1]", self.EV, Perimeter(),
+        assert verify("Article 4 applies in this wording from 27 July 2026. [S1]", self.EV, judge(self.EV),
                       record_dates=self.DATES).ok
-        wrong = verify("Article 4 applies in this wording from 2 August 2026. [S1]", self.EV, Perimeter(),
+        wrong = verify("Article 4 applies in this wording from 2 August 2026. [S1]", self.EV, judge(self.EV),
                        record_dates=self.DATES)
         assert not wrong.ok and "a date that does not appear" in wrong.reason
 
     def test_without_record_dates_the_same_sentence_is_refused(self):
-        assert not verify("Article 4 applies in this wording from 27 July 2026. [S1]", self.EV, Perimeter()).ok
+        assert not verify("Article 4 applies in this wording from 27 July 2026. [S1]", self.EV, judge(self.EV)).ok

@@ -17,7 +17,6 @@ from lexcite.catalog import Catalog
 from lexcite.contract import Perimeter
 from lexcite.errors import ConfigError
 from lexcite.index.build import build
-from lexcite.index.perimeter import predicate
 from lexcite.index.search import ABLATION, Params, Searcher, Stages
 
 from .conftest import AI, DP, EMBEDDER, GUIDE, RERANKER, ai_act, dp_act, guidance, store
@@ -75,7 +74,7 @@ class TestPerimeterBeforeRanking:
            q=st.sampled_from(("logs for six months", "AI literacy of staff", "fines of EUR 35 000 000", "shall")))
     def test_every_unit_any_stage_returns_lies_inside_a_random_perimeter(self, searcher, p, q):
         r = searcher.search(q, p, stages=NO_THRESHOLD)
-        inside = {p_.record.unit.ref for p_ in searcher.passages if predicate(p, p_.record)}
+        inside = {p_.record.unit.ref for p_ in searcher.passages if p.admits(p_.record)}
         returned = [c.ref for c in r.ranked] + [h.ref for hits in r.stage_hits.values() for h in hits]
         assert set(returned) <= inside
 

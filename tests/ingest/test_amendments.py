@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from lexcite.catalog import Catalog, Source
 from lexcite.cli import app
-from lexcite.contract import CitationRef, ParsedAct
+from lexcite.contract import CitationRef, ParsedAct, Perimeter
 from lexcite.ingest._markup import read_html
 from lexcite.ingest.amendments import (
     entry_into_force,
@@ -341,10 +341,10 @@ class TestOmnibusApplied:
     def test_as_of_2026_01_01_article_4_is_the_original(self, ingested):
         cat, _ = ingested
         history = cat.history(AI, "art_4", "en")
-        then = [r for r in history if r.in_force("2026-01-01")]
+        then = [r for r in history if Perimeter(as_of="2026-01-01").admits(r)]
         assert len(then) == 1 and "take measures to ensure, to their best extent" in then[0].unit.text
         assert cat.resolve(CitationRef(AI, "2024-07-12", "art_4")).unit.text == then[0].unit.text
-        assert [r for r in history if r.in_force("2026-08-01")][0].unit.version == "2026-07-27"
+        assert [r for r in history if Perimeter(as_of="2026-08-01").admits(r)][0].unit.version == "2026-07-27"
 
     def test_inserted_and_deleted_units_and_parent_texts(self, ingested):
         cat, _ = ingested

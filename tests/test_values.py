@@ -1,0 +1,61 @@
+"""lexcite.values: values read from legal text and normalised, so that one value written two ways compares equal."""
+
+from __future__ import annotations
+
+import pytest
+
+from lexcite.values import act_label, act_numbers, read_values, resolve_relative
+
+pytestmark = pytest.mark.unit
+
+
+def keys(text: str) -> list[tuple[str, str, str]]:
+    return [(v.kind, v.value, v.unit) for v in read_values(text)]
+
+
+class TestOneValueManyWritings:
+    @pytest.mark.parametrize("text", ["fines of up to EUR 35 000 000", "EUR 35,000,000", "35 000 000 EUR"])
+    def test_an_amount_in_euro(self, text):
+        assert keys(text) == [("amount", "35000000", "EUR")]
+
+    @pytest.mark.parametrize("text", ["7 %", "7 per cent"])
+    def test_a_percentage(self, text):
+        assert keys(text) == [("percent", "7", "%")]
+
+    @pytest.mark.parametrize("text, value", [("within 15 days", ("period", "15", "day")),
+                                             ("for six months", ("period", "6", "month"))])
+    def test_a_period_in_digits_or_words(self, text, value):
+        assert keys(text) == [value]
+
+    def test_a_date_becomes_iso(self):
+        assert keys("It shall apply from 2 August 2026.") == [("date", "2026-08-02", "")]
+
+    def test_a_power_of_ten(self):
+        assert keys("more than 10^25 FLOPs") == [("power", "10^25", "")]
+
+    def test_different_values_differ(self):
+        assert keys("EUR 35 000 000") != keys("EUR 15 000 000")
+
+
+class TestReferences:
+    def test_an_article_paragraph_becomes_a_unit_id(self):
+        assert keys("in accordance with Article 6(2)") == [("ref", "art_6.par_2", "")]
+
+    def test_an_act_number(self):
+        assert keys("Regulation (EU) 2024/1689") == [("act", "2024/1689", "")]
+
+    def test_a_relative_paragraph_or_point_is_read_inside_its_unit(self):
+        assert resolve_relative("par_2", "art_6.par_1") == "art_6.par_2"
+        assert resolve_relative("pnt_b", "art_5.par_1.pnt_a") == "art_5.par_1.pnt_b"
+        assert resolve_relative("pnt_b", "art_3.pnt_a") == "art_3.pnt_b"
+
+
+class TestActNames:
+    def test_the_ways_an_act_number_is_written(self):
+        assert act_numbers("32024R1689") == {"2024/1689", "1689/2024", "24/1689", "1689/24"}
+        assert act_numbers("not a celex") == set()
+
+    def test_a_label_only_where_it_is_safe(self):
+        assert act_label("32024R1689") == "Regulation (EU) 2024/1689"
+        assert act_label("32006R1234") is None  # before 2015 the number order differs
+        assert act_label("52099XC0001") is None  # guidance has no such label
