@@ -100,7 +100,7 @@ def _guarded(report: RefreshReport, celex: str, language: str, role: str, run: A
     try:
         report.items.append(run())
     except LexciteError as e:
-        report.items.append(RefreshItem(celex, language, role, "failed", error=f"{type(e).__name__}: {e}"))
+        report.items.append(RefreshItem(celex, language, role, "failed", error=str(e)))
 
 
 def refresh(
@@ -138,7 +138,7 @@ def refresh(
             consolidated = sparql.consolidated_versions(celex)
             amending = sparql.amending_acts(celex)
         except LexciteError as e:
-            report.items.append(RefreshItem(celex, "", "discovery", "failed", error=f"{type(e).__name__}: {e}"))
+            report.items.append(RefreshItem(celex, "", "discovery", "failed", error=str(e)))
             continue
         for lang in langs:
             for cons in consolidated:
