@@ -61,6 +61,8 @@ def _run(args: list[str]) -> tuple[float, float]:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode not in (0, 3):
         sys.exit(f"{' '.join(args)} failed ({r.returncode}): {r.stderr.strip()[-500:]}")
+    if "Loading weights" in r.stderr or "%|" in r.stderr:
+        print(f"  third-party progress noise on stderr: {r.stderr.strip()[-200:]!r}")
     return took, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
