@@ -134,7 +134,8 @@ def _print_result(result: SearchResult, rows: list[dict], k: int, explain: bool)
         line = f"threshold {result.threshold:.4f}" if result.threshold is not None else "no candidate"
         out.print(f"[yellow]nothing admitted[/yellow] ({line}): the documents in this perimeter do not answer it")
     not_admitted = " [dim](not admitted)[/dim]" if result.outside else " [dim](below threshold)[/dim]"
-    table = Table("#", "reference", "title", "score", "stages", "link")
+    table = Table("#", "reference", "title", "score", "stages")
+    table.add_column("link", overflow="fold")  # folded onto more lines in a narrow terminal, never cut
     for row in rows[:k]:
         stages = " ".join(f"{s}={v:.3g}" for s, v in row["stages"].items() if s != "sibling_of")
         mark = "" if row["admitted"] else not_admitted

@@ -75,20 +75,23 @@ def _threshold(r: EvalResult) -> float | None:
     return next((v for v in values if v is not None), None)
 
 
+def stage_style(i: int) -> dict[str, Any]:
+    """The i-th stage line's colour, dash and marker. Stages that rank alike overlap, so each line
+    differs from every other in all three (and plot_hits offsets each a little), up to 10 stages."""
+    dashes = ["-", "--", "-.", ":", (0, (5, 1, 1, 1)), (0, (1, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (8, 2)),
+              (0, (2, 3)), (0, (6, 1, 2, 1))]
+    markers = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
+    return {"color": plt.get_cmap("tab10").colors[i % 10], "linestyle": dashes[i % 10], "marker": markers[i % 10]}
+
+
 def plot_hits(r: EvalResult, path: Path) -> None:
     """hit@k for k = 1..20, one line per pipeline stage."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ks = list(range(1, DEPTH + 1))
-    # Stages that rank alike overlap: each gets its own colour, dash and marker, and a small
-    # vertical offset, so every line stays visible where they coincide.
-    styles = ["-", "--", "-.", ":", (0, (5, 1, 1, 1)), (0, (1, 1))]
-    markers = ["o", "s", "^", "D", "v", "P", "X", "*"]
-    colours = plt.get_cmap("tab10").colors
     for i, stage in enumerate(r.meta["stages"]):
         curve = hit_curve(r.rows, stage, DEPTH)
         if curve:
-            ax.plot(ks, [v + 0.004 * i for v in curve], marker=markers[i % len(markers)], markersize=4,
-                    label=stage, linestyle=styles[i % len(styles)], color=colours[i % len(colours)],
+            ax.plot(ks, [v + 0.004 * i for v in curve], markersize=4, label=stage, **stage_style(i),
                     linewidth=2.5 if stage == FULL else 1.4)
     ax.axvline(r.k, color="grey", linestyle=":", label=f"k = {r.k} (to the generator)")
     ax.set(xlabel="k", ylabel="hit@k (answerable questions; lines offset by 0.004 apart)", ylim=(0, 1.05), xticks=ks,
