@@ -8,6 +8,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+from lexcite.errors import CatalogError
+
 __all__ = ["connect", "transaction", "Migrations", "run_script"]
 
 Step = Callable[[sqlite3.Connection], None]
@@ -26,8 +28,17 @@ def connect(path: Path, *, wal: bool = False) -> sqlite3.Connection:
 
 @contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception (an interrupted write leaves nothing)."""
-    conn.execute("BEGIN IMMEDIATE")
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception (an interrupted write leaves nothing).
+
+    Writers queue for up to the connection's timeout (30 s); past it, one clear "busy" error.
+    """
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as e:
+        if "locked" not in str(e) and "busy" not in str(e):
+            raise
+        raise CatalogError(f"{_path_of(conn)} is busy: another lexcite process has been writing to it for "
+                           "more than 30 s; try again when it has finished") from None
     try:
         yield conn
     except BaseException:
@@ -35,6 +46,11 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         raise
     else:
         conn.execute("COMMIT")
+
+
+def _path_of(conn: sqlite3.Connection) -> str:
+    row = conn.execute("PRAGMA database_list").fetchone()
+    return row[2] if row and row[2] else "the database"
 
 
 def run_script(db: sqlite3.Connection, script: str) -> None:
@@ -89,6 +105,9 @@ class Migrations:
             if name in done:
                 continue
             with transaction(conn) as db:
+                # Another process starting at the same moment may have applied it while we waited.
+                if db.execute(f"SELECT 1 FROM {self.TABLE} WHERE name=?", (name,)).fetchone():
+                    continue
                 fn(db)
                 db.execute(f"INSERT INTO {self.TABLE} (name, applied_at) VALUES (?, ?)",
                            (name, datetime.now(UTC).isoformat(timespec="seconds")))

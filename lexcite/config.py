@@ -13,9 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from lexcite.errors import ConfigError
+
 __all__ = ["Settings", "settings", "home", "cellar_url", "sparql_url", "chroma_url", "corpus_dir",
            "anthropic_api_key", "claude_model", "USER_AGENT", "DEFAULT_CLAUDE_MODEL", "DEFAULT_HOME",
-           "DEFAULT_CELLAR_URL"]
+           "DEFAULT_CELLAR_URL", "cellar_origins", "refresh_deadline_s"]
 
 USER_AGENT = "lexcite/0.1 (EU legislation Q&A with verifiable citations; +https://github.com/lexcite)"
 DEFAULT_HOME = ".lexcite"
@@ -37,6 +39,8 @@ class Settings:
     corpus: Path  # LEXCITE_CORPUS: a folder of real EUR-Lex files
     anthropic_api_key: str | None  # ANTHROPIC_API_KEY: its presence turns the Claude generator on
     claude_model: str  # LEXCITE_CLAUDE_MODEL
+    cellar_origins: tuple[str, ...] = ()  # LEXCITE_CELLAR_ORIGINS: other origins a Cellar redirect may reach
+    refresh_deadline: str = "900"  # LEXCITE_REFRESH_DEADLINE, seconds; checked where it is used
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
@@ -49,6 +53,8 @@ class Settings:
             corpus=Path(env.get("LEXCITE_CORPUS", _BESIDE_CHECKOUT)),
             anthropic_api_key=env.get("ANTHROPIC_API_KEY") or None,
             claude_model=env.get("LEXCITE_CLAUDE_MODEL") or DEFAULT_CLAUDE_MODEL,
+            cellar_origins=tuple(o.strip() for o in env.get("LEXCITE_CELLAR_ORIGINS", "").split(",") if o.strip()),
+            refresh_deadline=env.get("LEXCITE_REFRESH_DEADLINE", "900"),
         )
 
 
@@ -68,6 +74,23 @@ def cellar_url() -> str:
 
 def sparql_url() -> str:
     return settings().sparql_url
+
+
+def cellar_origins() -> tuple[str, ...]:
+    """LEXCITE_CELLAR_ORIGINS: comma-separated origins (https://mirror.example) a Cellar redirect may lead to."""
+    return settings().cellar_origins
+
+
+def refresh_deadline_s() -> float:
+    """LEXCITE_REFRESH_DEADLINE: seconds one `lexcite refresh` may spend on the network (default 900)."""
+    value = settings().refresh_deadline
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if seconds <= 0:
+        raise ConfigError(f"LEXCITE_REFRESH_DEADLINE={value!r} is not a positive number of seconds")
+    return seconds
 
 
 def chroma_url() -> str | None:

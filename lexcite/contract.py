@@ -58,6 +58,12 @@ def is_celex(text: str) -> bool:
     return bool(_CELEX.match(text))
 
 
+# The 24 official languages of the EU, as ISO 639-1 codes (what `Unit.language` carries).
+EU_LANGUAGES = frozenset(
+    "bg cs da de el en es et fi fr ga hr hu it lt lv mt nl pl pt ro sk sl sv".split()
+)
+
+
 def _iso(value: str, what: str) -> None:
     try:
         date.fromisoformat(value)
@@ -337,15 +343,15 @@ class Conflict:
     """Admitted units that disagree on a checked fact, and which prevails under a fixed rule."""
 
     fact_kind: str
-    values: tuple[tuple[str, str], ...]  # (value, ref)
-    prevails: str | None  # ref that prevails, or None: "the documents diverge"
+    values: tuple[tuple[str, CitationRef], ...]  # (value as written, the unit that gives it)
+    prevails: CitationRef | None  # the unit that prevails, or None: "the documents diverge"
     rule: str
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "fact_kind": self.fact_kind,
-            "values": [{"value": v, "ref": r} for v, r in self.values],
-            "prevails": self.prevails,
+            "values": [{"value": v, "ref": str(r)} for v, r in self.values],
+            "prevails": str(self.prevails) if self.prevails else None,
             "rule": self.rule,
         }
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from lexcite._words import ENGLISH_STOPWORDS
 
-__all__ = ["Cues", "cues", "content_terms", "stem", "STOPWORDS"]
+__all__ = ["Cues", "cues", "content_terms", "stem", "STOPWORDS", "in_english", "value_secondary",
+           "asks_for_value"]
 
 # The question reader also drops modal verbs and the words every question about an act contains.
 STOPWORDS = ENGLISH_STOPWORDS | frozenset("""
@@ -20,9 +22,14 @@ aren cannot shall may must per whether eu union regulation article articles para
 """.split())
 
 _CUES = {
-    "date": r"\b(?:when|by when|from when|until when|since when|what date|which date|dates?\b|deadline|"
+    # "when" asks for a date at the start ("When does it apply?") or as "by/since/and when", not in "When is a
+    # company obliged to ...?" (in which cases) nor inside a condition ("does X apply when Y?")
+    "date": r"^when\b(?!\s+\w+ing\b)(?!\s+(?:is|are)\b[^?]*\b(?:obliged|required|allowed|permitted|necessary|needed|"
+            r"lawful|considered|deemed|prohibited|exempt)\b)(?!\s+(?:can|could|should|may)\b)|"
+            r"\bwhen (?:does|do|will|did|must|shall|should)\b[^?]*\b(?:apply|start|begin|enter|take effect)|"
+            r"\b(?:by when|from when|until when|since when|and when|what date|which date|dates?\b|deadline|"
             r"apply from|applicable from|applies from|enters? into force|entry into force|start(?:s)? to apply|"
-            r"in force|time ?line|timeline|begin(?:s)? to apply|from what|as of when)\b",
+            r"in force|time ?line|timeline|begin(?:s)? to apply|from what (?:date|day|time|year|month)|as of when)\b",
     "period": r"\b(?:how long|how many (?:days|weeks|months|years|hours)|within how|time limit|period|how soon|"
               r"how quickly|how fast|deadline|notify|notification|report(?:ing)? (?:within|deadline))\b",
     "amount": r"\b(?:how much|fines?|penalt(?:y|ies)|amount|sanctions?|eur|euros?)\b|€",
@@ -33,6 +40,9 @@ _CUES = {
     "permission": r"^(?:can|may|is it|am i|are (?:we|they|providers|deployers)|is (?:an?|the)|must|"
                   r"do(?:es)? .* (?:have|need) to|is .* (?:allowed|permitted|prohibited|banned|lawful|legal|required))|"
                   r"\b(?:allowed|permitted|prohibited|banned|forbidden|lawful|obliged|required|obligations?)\b",
+    # a count that is not a period ("how many staff", "the maximum number of sandboxes"); not a checked value kind,
+    # so it guides answerability and sentence choice but the numeric channel binds nothing for it
+    "count": r"\bhow many (?!days|weeks|months|years|hours|business days)\w+|\b(?:maximum|minimum) number of\b",
     "who": r"^who\b|\bwhich (?:authority|authorities|body|bodies|entity|entities)\b|\bwho (?:is|are|must)\b",
 }
 _COMPILED = {k: re.compile(v, re.I) for k, v in _CUES.items()}
@@ -47,6 +57,7 @@ class Cues:
     power: bool = False
     definition: bool = False
     permission: bool = False
+    count: bool = False
     who: bool = False
 
     def value_kinds(self) -> frozenset[str]:
@@ -77,6 +88,7 @@ def cues(question: str) -> Cues:
     return Cues(**found)
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light English stemmer: enough to match 'providers'/'provider', 'prohibited'/'prohibition'."""
     w = word.lower()
@@ -101,3 +113,39 @@ def content_terms(text: str) -> list[str]:
         if "-" in t:
             out.extend(stem(p) for p in t.split("-") if len(p) > 2 and p not in STOPWORDS)
     return out
+
+
+_ENGLISH = frozenset("the a an is are do does of to in for and or what which who when how can must our we i my".split())
+_OTHER = frozenset("di che per il la le gli sono è da del della un una chi quali quando come lo dei delle nel der die "
+                   "das und ist wer wann les des est qui quand que el los las es quién cuándo".split())
+
+
+def in_english(question: str) -> bool:
+    """False for a question written in another language (Italian, German, French, Spanish function words)."""
+    words = [w.lower() for w in re.findall(r"[\wÀ-ÿ']+", question)]
+    return not (sum(w in _OTHER for w in words) >= 2 and sum(w in _ENGLISH for w in words) <= 1)
+
+
+_AND_VALUE = re.compile(r"^(?:is|are|can|may|must|do|does|will)\b[^?]*,?\s+and\s+(?:from|since|by|until)?\s*when\b",
+                        re.I)
+
+
+def value_secondary(question: str) -> bool:
+    """A yes/no question that asks for its date as a second part ("Is X banned, and from when?"): the answer
+    to the first part stands without the value."""
+    return bool(_AND_VALUE.search(" ".join(question.split())))
+
+
+# A question that asks for the value itself ("How much ...?", "What is the maximum fine ...?", "By when ...?"),
+# not one that only mentions a fine or a deadline ("What do authorities weigh up when setting a fine?").
+_ASKS_VALUE = re.compile(
+    r"(?:^|[.?!:;—–]\s+|,\s*)(?:(?:and|but|so)\s+)?"
+    r"(?:how (?:much|long|many|soon|quickly|fast|often|high|big|large|old)|"
+    r"(?:by|since|until|from) when|when\b(?!\s+\w+ing\b)|within how|up to how|from what (?:age|date|day|year)|"
+    r"(?:what|which)(?:'s| is| are| was| were)? (?:the )?(?:\w+ ){0,2}(?:date|deadline|period|time limit|amount|fine|"
+    r"fines|penalty|penalties|ceiling|cap|threshold|percentage|rate|age|number|sum|fee|fees|salary)\b)", re.I)
+
+
+def asks_for_value(question: str) -> bool:
+    """True when some sentence of the question asks for a value rather than only mentioning one."""
+    return bool(_ASKS_VALUE.search(" ".join(question.split())))

@@ -26,8 +26,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+
+from lexcite.celex import DOC_KINDS
 
 __all__ = [
+    "digits_for_words",
     "Value",
     "KINDS",
     "CHECKED_KINDS",
@@ -223,6 +227,13 @@ def _refs(text: str) -> Iterable[tuple[str, str, int, int]]:
 
 def read_values(text: str) -> list[Value]:
     """Every checkable value in `text`, in text order; each character belongs to at most one value."""
+    return list(_read_values(text))
+
+
+@lru_cache(maxsize=8192)
+def _read_values(text: str) -> tuple[Value, ...]:
+    """`read_values`, memoised: an answer reads the same unit texts in the generator, the verifier, the
+    answerability check and the numeric channel (Values are frozen, so sharing them is safe)."""
     text = normalise_spaces(text)
     found: list[Value] = []
     spans: list[tuple[int, int]] = []
@@ -271,7 +282,43 @@ def read_values(text: str) -> list[Value]:
             if n is not None:
                 add("number", _fmt(n), "", m.start(), m.end())
     found.sort(key=lambda v: v.start)
-    return found
+    return tuple(found)
+
+
+_SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
+_NUMBER_WORD = r"(?:" + "|".join(sorted([*_WORDS, *_SCALES], key=len, reverse=True)) + r")"
+_NUMBER_PHRASE = re.compile(rf"\b{_NUMBER_WORD}(?:(?:[\s-]+and)?[\s-]+{_NUMBER_WORD})*\b", re.I)
+
+
+def _phrase_value(phrase: str) -> int | None:
+    total = current = 0
+    for word in re.split(r"[\s-]+", phrase.lower()):
+        if word == "and":
+            continue
+        if word == "hundred":
+            current = (current or 1) * 100
+        elif word in _SCALES:
+            total, current = total + (current or 1) * _SCALES[word], 0
+        else:
+            current += _WORDS[word]
+    return total + current or None
+
+
+def digits_for_words(text: str) -> str:
+    """Numbers written in words as digits: 'thirty-five million euros' -> '35000000 euros'.
+
+    A lone 'one' stays a word (it is a pronoun far more often than a number), and so does a scale
+    word after digits ('EUR 7.5 million'). Used on both sides
+    of a check, so that words and digits compare alike.
+    """
+    def sub(m: re.Match[str]) -> str:
+        words = set(re.split(r"[\s-]+", m.group().lower()))
+        if words == {"one"} or words <= {*_SCALES, "and"}:  # "7.5 million" is read with its digits
+            return m.group()
+        value = _phrase_value(m.group())
+        return str(value) if value is not None else m.group()
+
+    return _NUMBER_PHRASE.sub(sub, text)
 
 
 def number_forms(text: str) -> set[str]:
@@ -298,15 +345,12 @@ def act_numbers(celex: str) -> set[str]:
     return {f"{y}/{n}", f"{n}/{y}", f"{y % 100}/{n}", f"{n}/{y % 100}"}
 
 
-_TYPES = {"R": "Regulation", "L": "Directive", "D": "Decision"}
-
-
 def act_label(celex: str) -> str | None:
     """'32024R1689' -> 'Regulation (EU) 2024/1689'; None when no safe label exists (guidance, old acts)."""
     m = re.match(r"^3(?P<y>\d{4})(?P<t>[RLD])(?P<n>\d{4})$", celex)
     if not m or int(m["y"]) < 2015:
         return None
-    return f"{_TYPES[m['t']]} (EU) {int(m['y'])}/{int(m['n'])}"
+    return f"{DOC_KINDS[m['t']].capitalize()} (EU) {int(m['y'])}/{int(m['n'])}"
 
 
 def resolve_relative(path: str, within: str) -> str:

@@ -11,7 +11,7 @@ every request, and answers from a script:
     server.respond_with(lambda body: text(...))                  # a scripted model for everything else
 
 A scripted item is a dict: {"kind": "text", "text": ...}, {"kind": "status", "status": 529},
-{"kind": "raw", "status": 200, "body": b"..."}.
+{"kind": "raw", "status": 200, "body": b"...", "content_type": "text/html"}.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ def status(code: int) -> dict[str, Any]:
     return {"kind": "status", "status": code}
 
 
-def raw(body: bytes, code: int = 200) -> dict[str, Any]:
-    return {"kind": "raw", "status": code, "body": body}
+def raw(body: bytes, code: int = 200, content_type: str = "application/json") -> dict[str, Any]:
+    return {"kind": "raw", "status": code, "body": body, "content_type": content_type}
 
 
 class FakeAnthropic:
@@ -78,7 +78,8 @@ class FakeAnthropic:
                                                                         "message": f"scripted {code}"}},
                                       {"retry-after-ms": "5"})
                 if item["kind"] == "raw":
-                    return self._send_bytes(item["status"], item["body"], "application/json")
+                    return self._send_bytes(item["status"], item["body"],
+                                            item.get("content_type", "application/json"))
                 msg = {
                     "id": f"msg_fake_{len(server.requests)}",
                     "type": "message",

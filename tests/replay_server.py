@@ -89,6 +89,23 @@ CORPUS_DOCUMENTS = [
     ("32016R0679", "eng", "html", "32016R0679.oj.html", "2016-05-04"),
     ("32024R2977", "eng", "html", "32024R2977.oj.html", "2024-12-04"),
     ("02024R1689-20240712", "nld", "html", "02024R1689-20240712.consolidated.nl.html", "2024-07-12"),
+    # The batch-2 acts (SOURCES.md "Batch 2"), each in the formats the corpus holds. A folder is
+    # served as the Formex zip Cellar would build from it.
+    ("32022R2065", "eng", "xhtml", "32022R2065.oj.xhtml", "2022-10-27"),
+    ("32022R2065", "eng", "fmx4", "fmx4/32022R2065.fmx4.zip", "2022-10-27"),
+    ("32022R1925", "eng", "xhtml", "32022R1925.oj.xhtml", "2022-10-12"),
+    ("32022R1925", "eng", "fmx4", "fmx4/32022R1925.fmx4.zip", "2022-10-12"),
+    ("32023R2854", "eng", "xhtml", "32023R2854.oj.xhtml", "2023-12-22"),
+    ("32023R2854", "eng", "fmx4", "fmx4/32023R2854.fmx4.zip", "2023-12-22"),
+    ("32022R0868", "eng", "xhtml", "32022R0868.oj.xhtml", "2022-06-03"),
+    ("32022R0868", "eng", "html", "32022R0868.oj.html", "2022-06-03"),
+    ("32019R0881", "eng", "fmx4", "fmx4/32019R0881", "2019-06-07"),
+    ("32024R1183", "eng", "fmx4", "fmx4/32024R1183.fmx4.zip", "2024-04-30"),
+    ("32024R2981", "eng", "html", "32024R2981.oj.html", "2024-12-04"),
+    ("32024R2981", "eng", "fmx4", "fmx4/32024R2981.fmx4.zip", "2024-12-04"),
+    ("02014R0910-20241018", "eng", "fmx4", "fmx4/02014R0910-20241018.fmx4.zip", "2025-04-09"),
+    ("02002L0058-20091219", "eng", "html", "02002L0058-20091219.consolidated.en.html", "2009-12-19"),
+    ("02024R1689-20260727", "eng", "fmx4", "fmx4/02024R1689-20260727", "2026-07-15"),
 ]
 _ACCEPT = [("application/zip", "fmx4"), ("application/xhtml+xml", "xhtml"), ("text/html", "html")]
 _QUERY_CELEX = re.compile(r"<http://publications\.europa\.eu/resource/celex/([^>]+)>")
@@ -97,6 +114,16 @@ _SPARQL_KINDS = {
     "amending": ("resource_legal_amended_by_resource_legal", "resource_legal_amends_resource_legal"),
 }
 _SPARQL_VARS = {"consolidated": ["cons", "celex", "date"], "amending": ["act", "celex", "date"]}
+
+
+def _zip_folder(folder: Path) -> bytes:
+    """A Formex folder of the corpus as the zip Cellar serves (members by name, fixed timestamps)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for f in sorted(folder.iterdir()):
+            if f.is_file():
+                zf.writestr(zipfile.ZipInfo(f.name, (2026, 1, 1, 0, 0, 0)), f.read_bytes())
+    return buf.getvalue()
 
 
 def work_uuid(celex: str) -> str:
@@ -240,6 +267,8 @@ class ReplayServer:
                 path = self.corpus / name if self.corpus is not None else None
                 if path is not None and path.is_file():
                     found.append((celex, lang, fmt, path.read_bytes(), day))
+                elif path is not None and path.is_dir():
+                    found.append((celex, lang, fmt, _zip_folder(path), day))
             self._corpus_cache = found
         return self._corpus_cache
 

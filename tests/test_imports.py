@@ -18,8 +18,6 @@ pytestmark = pytest.mark.unit
 PACKAGE = Path(__file__).resolve().parent.parent / "lexcite"
 
 KNOWN_CYCLES = {
-    # the OJ parsers call each other (issue 10 item 4: shared builders in one private module)
-    frozenset({"lexcite.ingest.parse_oj", "lexcite.ingest.parse_oj_old"}),
     # build -> calibrate -> search -> build (issue 10 item 3: index/manifest.py, calibration after build)
     frozenset({"lexcite.index.build", "lexcite.index.calibrate", "lexcite.index.search"}),
 }

@@ -284,7 +284,7 @@ def former_conflicts(question: str, amendments: Sequence[Amendment], catalog: Ca
     if not pairs:
         return ()
     facts: list[Fact] = catalog.facts(refs=[r for pair in pairs for r in pair], language=language)
-    named = {CitationRef.parse(r) for c in shown for _, r in c.values}
+    named = {r for c in shown for _, r in c.values}
     out: list[Conflict] = []
     for old, new in pairs:
         if any(n.on_branch(old) for n in named) and new in named:

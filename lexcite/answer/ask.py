@@ -20,12 +20,14 @@ Example::
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, replace
 from typing import Any
 
 from lexcite import config
 from lexcite.answer.amended import amendment_notes, former_conflicts
+from lexcite.answer.answerable import check as check_answerable
 from lexcite.answer.conflicts import Relations, find_conflicts
 from lexcite.answer.draft import Generator
 from lexcite.answer.evidence import build_evidence, no_evidence_answer, refused_answer
@@ -33,10 +35,11 @@ from lexcite.answer.numeric import bind_values
 from lexcite.answer.trace import AskRecord, TraceStore, catalog_problems, sha256_text, versions_in_scope
 from lexcite.answer.verify import check_values, verify
 from lexcite.catalog import Catalog
-from lexcite.contract import REFUSAL, Answer, CitationRef, Perimeter, Retriever
+from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter, Retriever, Verdict
 from lexcite.errors import ConfigError
 from lexcite.index.perimeter import empty_reason
-from lexcite.question import cues
+from lexcite.question import cues, value_secondary
+from lexcite.references import short_forms
 from lexcite.values import CHECKED_KINDS, read_values
 
 __all__ = ["ask", "choose_generator", "GeneratorChoice", "replay", "ReplayReport", "GENERATORS"]
@@ -164,12 +167,46 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
+def _act_names(catalog: Catalog) -> set[str]:
+    """Words of the catalog's act titles, short forms included ("GDPR", "Omnibus"): never absent names."""
+    words: set[str] = set()
+    for v in catalog.versions():
+        words |= {w.lower() for w in re.findall(r"[\w-]+", v.title)}
+        words |= {f for f in short_forms(v.title) if " " not in f}
+    return words
+
+
+class _Refused(Exception):
+    """A stage of `_compose` decided that the answer is not shown; `_answer` turns it into the one refusal."""
+
+    def __init__(self, reason: str, flags: list[str], evidence: tuple[Evidence, ...],
+                 verdicts: tuple[Verdict, ...] = ()):
+        super().__init__(reason)
+        self.reason, self.flags, self.evidence, self.verdicts = reason, flags, evidence, verdicts
+
+
 def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, catalog: Catalog, rec: AskRecord,
             timings: dict[str, float]) -> Answer:
     evidence = build_evidence(result)
     if not evidence:  # invariant 2: decided here, no generator called
         empty = empty_reason(perimeter, catalog.versions()) if not result.ranked else None
         return no_evidence_answer(question, result, empty)
+    try:
+        return _compose(question, perimeter, evidence, gen, catalog, rec, timings)
+    except _Refused as r:
+        return refused_answer(question, perimeter, f"{REFUSAL} {r.reason}", evidence=r.evidence, generator=gen.name,
+                              flags=r.flags, verdicts=r.verdicts)
+
+
+def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...], gen: Generator, catalog: Catalog,
+             rec: AskRecord, timings: dict[str, float]) -> Answer:
+    """Generate, verify, bind values, show conflicts and amendments; raise `_Refused` where the answer stops."""
+    # Refuse only when the law is silent, decided here from what the admitted units state (answer/answerable.py).
+    verdict = check_answerable(question, evidence, _act_names(catalog))
+    rec.params["answerability"] = verdict.to_dict()
+    if not verdict.answerable:
+        raise _Refused(_sentence(verdict.reason), [verdict.rule], evidence)
+    facts = catalog.facts(refs=[e.ref for e in evidence], language=perimeter.language)
     t = time.perf_counter()
     draft = gen.generate(question, evidence)
     timings["generate"] = time.perf_counter() - t
@@ -180,29 +217,26 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
         rec.params["error"] = draft.error
     flags = list(draft.flags)
     if draft.refused:
-        return refused_answer(question, perimeter, f"{REFUSAL} {_sentence(draft.reason)}", evidence=evidence,
-                              generator=gen.name, flags=[*flags, "generator_refused"])
+        raise _Refused(_sentence(draft.reason), [*flags, "generator_refused"], evidence)
 
-    t = time.perf_counter()
-    def outside(ref: CitationRef) -> str | None:
+    def outside(ref: CitationRef) -> str | None:  # the catalog's word on a unit, by the one perimeter rule
         return catalog.outside(ref, perimeter)
 
+    t = time.perf_counter()
     checked = verify(draft.text, evidence, outside)
     timings["verify"] = time.perf_counter() - t
+    verdicts = checked.verdicts
     if not checked.ok:
-        return refused_answer(question, perimeter, f"{REFUSAL} The generated answer was not shown: {checked.reason}.",
-                              evidence=evidence, generator=gen.name, flags=[*flags, *checked.flags],
-                              verdicts=checked.verdicts)
+        raise _Refused(f"The generated answer was not shown: {checked.reason}.", [*flags, *checked.flags], evidence,
+                       verdicts)
     sentences = checked.sentences
-    facts = catalog.facts(refs=[e.ref for e in evidence], language=perimeter.language)
     wanted = cues(question).value_kinds()
     if wanted:
-        bound = bind_values(sentences, facts, wanted)
+        # "Is X banned, and since when?" asks two things: the answer to the first stands without the value
+        bound = bind_values(sentences, facts, frozenset() if value_secondary(question) else wanted)
         rec.bindings = [b.to_dict() for b in bound.bindings]
         if not bound.ok:
-            return refused_answer(question, perimeter, f"{REFUSAL} {_sentence(bound.reason)}",
-                                  evidence=evidence, generator=gen.name, flags=[*flags, *bound.flags],
-                                  verdicts=checked.verdicts)
+            raise _Refused(_sentence(bound.reason), [*flags, *bound.flags], evidence, verdicts)
         sentences = bound.sentences
         flags.append("numeric_path")
 
@@ -216,11 +250,9 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
         for s in shown:
             _, failures = check_values(s.text, [by_ref[r] for r in s.refs])
             if failures:  # never show one side alone: refuse rather than hide the other value
-                return refused_answer(
-                    question, perimeter,
-                    f"{REFUSAL} The admitted documents disagree and the disagreement could not be shown "
-                    f"verifiably: {failures[0]}.", evidence=evidence, generator=gen.name,
-                    flags=[*flags, "conflict", "verification_failed"], verdicts=checked.verdicts)
+                raise _Refused("The admitted documents disagree and the disagreement could not be shown "
+                               f"verifiably: {failures[0]}.", [*flags, "conflict", "verification_failed"], evidence,
+                               verdicts)
         flags.append("conflict")
 
     # Cited units whose text an amending act enacted (or cited amending instructions): say which act and from
@@ -228,21 +260,18 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
     # evidence), and keep the text the amendment replaced as former.
     cited = [r for s in (*sentences, *shown) for r in s.refs]
     notes = amendment_notes(catalog, cited, evidence, perimeter, outside)
-    verdicts = checked.verdicts
     if notes.verification is not None:
         offset = len(sentences)
         verdicts += tuple(replace(v, index=v.index + offset) for v in notes.verification.verdicts)
         if not notes.verification.ok:
-            return refused_answer(question, perimeter, f"{REFUSAL} The note on an amended provision was not shown: "
-                                  f"{notes.verification.reason}.", evidence=notes.evidence, generator=gen.name,
-                                  flags=[*flags, "amended", *notes.verification.flags], verdicts=verdicts)
+            raise _Refused(f"The note on an amended provision was not shown: {notes.verification.reason}.",
+                           [*flags, "amended", *notes.verification.flags], notes.evidence, verdicts)
         flags.append("amended")
-    evidence = notes.evidence
     conflicts += former_conflicts(question, notes.amendments, catalog, perimeter.language, answer_kinds, conflicts)
     return Answer(
         question=question,
         sentences=sentences + notes.sentences + shown,
-        evidence=evidence,
+        evidence=notes.evidence,
         conflicts=conflicts,
         verdicts=verdicts,
         generator=gen.name,

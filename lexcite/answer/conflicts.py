@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from lexcite.catalog import Catalog
+from lexcite.celex import TYPE_LETTERS
 from lexcite.contract import CitationRef, CitedSentence, Conflict, Evidence, Fact
 from lexcite.ingest.facts import fact_key
 from lexcite.question import content_terms, cues
@@ -52,7 +53,6 @@ _AMENDING = re.compile(r"\bamending\b(?P<rest>.*)$", re.I | re.S)
 _AS_AMENDED = re.compile(r"\s*(?:—\s*)?\bas amended by\b.*$", re.I | re.S)
 _ACT_NO = re.compile(r"(?P<type>Regulations?|Directives?|Decisions?)?\s*\((?:EU|EC|EEC)\)\s*(?:No\s*)?"
                      r"(?P<a>\d{4})/(?P<b>\d{1,4})")
-_TYPE_LETTER = {"regulation": "R", "directive": "L", "decision": "D"}
 # Fact kinds that count as one "kind of value" for comparison.
 _KIND_CLASS = {"application_date": "date", "date": "date", "deadline": "period", "fine_amount": "amount",
                "amount": "amount", "turnover_pct": "percent", "percentage": "percent", "threshold": "power"}
@@ -133,7 +133,7 @@ class Relations:
                 kind = "R"
                 for a in _ACT_NO.finditer(m["rest"]):
                     if a["type"]:
-                        kind = _TYPE_LETTER[a["type"].lower().rstrip("s")]
+                        kind = TYPE_LETTERS[a["type"].lower().rstrip("s")]
                     amends.setdefault(v.act, set()).add(f"3{a['a']}{kind}{int(a['b']):04d}")
             for amending in v.modified_by:
                 amends.setdefault(amending, set()).add(v.act)
@@ -326,8 +326,8 @@ def find_conflicts(
         rule = "; ".join(RULES[r] for r in rules) if winner is not None else RULES["diverge"]
         conflicts.append(Conflict(
             fact_kind=kind,
-            values=tuple((f.display, str(e.ref)) for e, f in group),
-            prevails=str(winner.ref) if winner is not None else None,
+            values=tuple((f.display, e.ref) for e, f in group),
+            prevails=winner.ref if winner is not None else None,
             rule=rule,
         ))
         label = _labels(group)
@@ -375,8 +375,8 @@ def former_conflict(question: str, former: tuple[CitationRef, str], current: tup
             old = next((f for f in facts if f.ref == old_ref and _KIND_CLASS.get(f.kind) == _KIND_CLASS[new.kind]
                         and _same_subject(f, old_text, new, new_text)), None)
             if old is not None and fact_key(old) != fact_key(new):
-                return Conflict(_KIND_CLASS[new.kind], ((old.display, str(old_ref)), (new.display, str(new_ref))),
-                                str(new_ref), RULES["amending"])
+                return Conflict(_KIND_CLASS[new.kind], ((old.display, old_ref), (new.display, new_ref)), new_ref,
+                                RULES["amending"])
     if " ".join(old_text.split()) == " ".join(new_text.split()):
         return None
-    return Conflict("text", ((old_text, str(old_ref)), (new_text, str(new_ref))), str(new_ref), RULES["amending"])
+    return Conflict("text", ((old_text, old_ref), (new_text, new_ref)), new_ref, RULES["amending"])

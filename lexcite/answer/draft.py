@@ -15,8 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from lexcite.contract import REFUSAL, Evidence
+from lexcite.values import read_values
 
-__all__ = ["Draft", "DraftSentence", "Generator", "split_sentences", "parse_draft", "strip_markers", "is_refusal"]
+__all__ = ["Draft", "DraftSentence", "Generator", "split_sentences", "parse_draft", "strip_markers", "is_refusal",
+           "refusal_reason", "SAID_NO"]
+
+SAID_NO = "the generator found no answer in the admitted evidence"
 
 # "[S1]", "[S1, S3]", "[S1; S3]", "[S1,3]"; case-insensitive, spaces tolerated.
 MARKER = re.compile(r"\[\s*S\s*\d+(?:\s*[,;]\s*S?\s*\d+)*\s*\]", re.I)
@@ -122,3 +126,39 @@ def is_refusal(text: str) -> bool:
     """True when the whole output is the refusal line (case and a final full stop aside)."""
     norm = re.sub(r"\s+", " ", text).strip().rstrip(".").casefold()
     return norm == REFUSAL.rstrip(".").casefold()
+
+
+# A model that declines in its own words: "The provisions do not say how much a notified body charges."
+_SILENT = re.compile(r"\b(?:do(?:es)?\s+not|don[’']t|doesn[’']t|never)\s+(?:say|state|specify|set|address|answer|"
+                     r"mention|contain|cover|provide|lay down|fix|regulate|name|define)\b"
+                     r"|\bno (?:provision|source|passage)\b|\bnot (?:stated|specified|addressed|found) in\b", re.I)
+_MAX_REASON = 300
+
+
+def refusal_reason(text: str) -> str | None:
+    """None when `text` is an answer; else the generator's reason for refusing ("" when it gave none).
+
+    A refusal is the refusal line alone, the refusal line followed by a reason, or an uncited reply that
+    says the sources are silent ("The provisions do not say ..."). The reason is kept only when it is short
+    and states no value of its own (a date, an amount, a reference: a model's unverified words must not
+    carry one into the refusal shown); otherwise it is "". The reason is returned as a clause, without its
+    initial capital or final full stop.
+    """
+    body = text.strip()
+    first, _, rest = body.partition("\n")
+    head = REFUSAL.rstrip(".").casefold()
+    if re.sub(r"\s+", " ", first).strip().rstrip(".").casefold() == head:
+        reason = rest
+    elif re.sub(r"\s+", " ", body).casefold().startswith(head + "."):
+        reason = body[len(REFUSAL):]
+    elif not MARKER.search(body) and _SILENT.search(body):
+        reason = body
+    else:
+        return None
+    reason = " ".join(reason.split()).strip()
+    reason = re.sub(r"^(?:reason|why)\s*:\s*", "", reason, flags=re.I)
+    if len(reason) > _MAX_REASON or MARKER.search(reason) or read_values(reason):
+        return ""
+    reason = reason.rstrip(".")
+    # a clause to follow "...: " (an acronym such as "AI" keeps its capital)
+    return reason[:1].lower() + reason[1:] if reason[1:2].islower() else reason

@@ -43,7 +43,7 @@ from typing import Any
 import anthropic
 
 from lexcite import config
-from lexcite.answer.draft import Draft, is_refusal
+from lexcite.answer.draft import SAID_NO, Draft, refusal_reason
 from lexcite.answer.prompt import SYSTEM, full_prompt, render_user
 from lexcite.contract import Evidence
 from lexcite.errors import ConfigError
@@ -59,7 +59,6 @@ PROVIDER_FAILED = ("The Claude generator did not return an answer (the service f
                    "so nothing is stated. Try again later, or ask with the offline extractive generator.")
 _CUT_OFF = "The Claude generator's answer was cut off before its end, so nothing of it is shown."
 _DECLINED = "The Claude generator declined to answer."
-_SAID_NO = "the generator found no answer in the admitted evidence"
 
 
 class ClaudeGenerator:
@@ -130,17 +129,48 @@ class ClaudeGenerator:
             return self._failed(prompt, params, f"{type(e).__name__}: {e}")
         except ValueError as e:  # a body that is not JSON escapes the SDK as JSONDecodeError
             return self._failed(prompt, params, f"malformed response: {type(e).__name__}: {e}")
-        text = "".join(getattr(b, "text", "") for b in msg.content if getattr(b, "type", "") == "text")
-        usage = msg.usage.model_dump() if getattr(msg, "usage", None) is not None else {}
-        base = {"prompt": prompt, "model": msg.model or self.model, "params": params, "usage": usage}
-        if msg.stop_reason == "max_tokens":
+        try:
+            text, stop_reason = _well_formed(msg)
+        except ValueError as e:  # an HTML page, another JSON shape, a cut body: the SDK hands it over as is
+            return self._failed(prompt, params, f"malformed response: {e}")
+        usage = msg.usage.model_dump() if hasattr(getattr(msg, "usage", None), "model_dump") else {}
+        model = msg.model if isinstance(getattr(msg, "model", None), str) and msg.model else self.model
+        base = {"prompt": prompt, "model": model, "params": params, "usage": usage}
+        if stop_reason == "max_tokens":
             return Draft(text, refused=True, reason=_CUT_OFF, flags=("generator_truncated",), **base)
-        if msg.stop_reason == "refusal":
+        if stop_reason == "refusal":
             return Draft(text, refused=True, reason=_DECLINED, flags=("generator_declined",), **base)
-        if is_refusal(text):
-            return Draft(text, refused=True, reason=_SAID_NO, **base)
+        said = refusal_reason(text)
+        if said is not None:  # the model's own reason, when it gave one that states no value
+            return Draft(text, refused=True, reason=f"{SAID_NO}: {said}" if said else SAID_NO,
+                         flags=("generator_said_no",), **base)
         return Draft(text, **base)
 
     def _failed(self, prompt: str, params: dict[str, Any], error: str) -> Draft:
         return Draft("", refused=True, reason=PROVIDER_FAILED, prompt=prompt, model=self.model, params=params,
                      flags=("generator_error",), error=error)
+
+
+_SKIPPED_BLOCKS = ("thinking", "redacted_thinking")  # adaptive thinking: not part of the answer
+
+
+def _well_formed(msg: object) -> tuple[str, str]:
+    """The answer text and stop reason of a well-formed Messages response; ValueError for anything else."""
+    content = getattr(msg, "content", None)
+    if not isinstance(content, list):
+        raise ValueError(f"a {type(msg).__name__} without a list of content blocks")
+    stop_reason = getattr(msg, "stop_reason", None)
+    if not isinstance(stop_reason, str):
+        raise ValueError("no stop_reason: the response is not a complete message")
+    texts = []
+    for block in content:
+        kind = getattr(block, "type", None)
+        if kind in _SKIPPED_BLOCKS:
+            continue
+        value = getattr(block, "text", None)
+        if kind != "text" or not isinstance(value, str):
+            raise ValueError(f"a content block of type {kind!r} where text was expected")
+        texts.append(value)
+    if not texts and stop_reason != "refusal":
+        raise ValueError("no text block in the response")
+    return "".join(texts), stop_reason

@@ -57,7 +57,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from lexcite.answer.draft import Draft, is_refusal, split_sentences
+from lexcite.answer.draft import SAID_NO, Draft, is_refusal, split_sentences
 from lexcite.answer.prompt import _neutral
 from lexcite.contract import REFUSAL, Evidence
 from lexcite.errors import ConfigError
@@ -78,7 +78,6 @@ DEFAULT_PREFIX = "According to [S"  # the start of the answer; the model writes 
 STOP = ("\n\n", "\nQuestion:", "\nSources:", "\n[S", "\nAnswer:", "<end_of_turn>", "<eos>")
 
 _CUT_OFF = "The local generator's answer was cut off before its end, so nothing of it is shown."
-_SAID_NO = "the generator found no answer in the admitted evidence"
 _FAILED = "The local generator failed, so nothing is stated. Ask with the offline extractive generator."
 _EMPTY = "The local generator wrote nothing."
 
@@ -269,5 +268,5 @@ class LocalGenerator:
         if not text:
             return Draft(text, refused=True, reason=_EMPTY, flags=("generator_empty",), **base)
         if is_refusal(text):
-            return Draft(text, refused=True, reason=_SAID_NO, **base)
+            return Draft(text, refused=True, reason=SAID_NO, **base)
         return Draft(text, **base)

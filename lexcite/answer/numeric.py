@@ -21,7 +21,7 @@ from typing import Any
 
 from lexcite.contract import CitationRef, CitedSentence, Fact
 from lexcite.ingest.facts import fact_key, value_key
-from lexcite.values import CHECKED_KINDS, read_values
+from lexcite.values import CHECKED_KINDS, digits_for_words, read_values
 
 __all__ = ["Binding", "NumericResult", "bind_values", "FLAG"]
 
@@ -65,9 +65,9 @@ def bind_values(sentences: Sequence[CitedSentence], facts: Sequence[Fact], wante
     out: list[CitedSentence] = []
     bindings: list[Binding] = []
     for i, s in enumerate(sentences):
-        text = s.text
+        text = digits_for_words(s.text)  # "thirty-five million euros" is bound (and shown) like its digits
         pending: list[tuple[int, int, str]] = []
-        for v in read_values(s.text):
+        for v in read_values(text):
             if v.kind not in CHECKED_KINDS:
                 continue
             key = value_key(v)

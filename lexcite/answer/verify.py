@@ -3,7 +3,8 @@
 For each sentence of the draft:
 
 1. it carries at least one citation (`[S1]`);
-2. every cited id is in this question's evidence, and its unit lies inside the perimeter;
+2. every cited id is in this question's evidence, and its unit lies inside the perimeter; a unit
+   with a sentence that gives orders to a model ("ignore previous instructions") is never cited;
 3. every date, amount, percentage, period, power, number, act number and
    article/annex reference in it appears in the text of the units it cites,
    compared by normalised value (`lexcite.values`): "EUR 35 000 000" matches
@@ -21,21 +22,40 @@ For each sentence of the draft:
    (an original OJ version starts on its publication date, not on its date of application), so
    a model writing "applies from 12 July 2024" must not pass on the strength of a version date.
 
+5. numbers written in words are read as digits on both sides ("thirty-five million euros" is
+   checked as EUR 35 000 000, `values.digits_for_words`);
+6. polarity, the one cheap check of meaning: a negation in the sentence ("not", "never", "no",
+   "cannot", "n't") must appear in a text it cites. A sentence that denies what its cited unit
+   says, in words the unit does not use, is refused. Meaning beyond that (a negation dropped, a
+   condition reversed) is NOT checked: literal matching cannot tell.
+
+An answer longer than `MAX_SENTENCES` sentences or `MAX_CHARS` characters is refused whole.
+Terminal escape sequences and control characters are removed before anything is judged
+(`lexcite.printable`), so what is verified is what is shown.
+
 One failing sentence refuses the whole answer; the verdict of every sentence
 is kept for the trace. Nothing here repairs or rewrites a sentence.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from lexcite.answer.draft import parse_draft
-from lexcite.answer.evidence import supporting_text
+from lexcite.answer.draft import parse_draft, split_sentences
+from lexcite.answer.evidence import instruction_like, supporting_text
 from lexcite.contract import CitationRef, CitedSentence, Evidence, ValueCheck, Verdict
-from lexcite.values import Value, act_numbers, number_forms, read_values, resolve_relative
+from lexcite.printable import printable
+from lexcite.values import Value, act_numbers, digits_for_words, number_forms, read_values, resolve_relative
 
-__all__ = ["Verdict", "Verification", "verify", "check_values", "Outside", "SupportIndex"]
+__all__ = ["Verdict", "Verification", "verify", "check_values", "Outside", "SupportIndex", "MAX_SENTENCES",
+           "MAX_CHARS"]
+
+MAX_SENTENCES = 12  # a generator is asked for at most six; code adds a few notes
+MAX_CHARS = 8000  # two quoted paragraphs with their points fit; a runaway repetition does not
+# "no" before a number is the abbreviation ("Regulation (EU) No 1025/2012"), not a negation.
+_NEGATION = re.compile(r"\b(?:not|never|neither|nor|none|nothing|cannot|no(?!\.?\s*\d))\b|n't\b", re.I)
 
 _BRANCH_PREFIXES = ("art_", "anx_", "rct_")
 _KIND_WORDS = {"date": "a date", "month": "a date", "amount": "an amount", "percent": "a percentage",
@@ -62,7 +82,8 @@ class SupportIndex:
 
     def __init__(self, ev: Evidence, record_date: str | None = None):
         self.ref = ev.ref
-        text = supporting_text(ev.text)
+        text = digits_for_words(supporting_text(ev.text))
+        self.negations = negations(text)
         values = read_values(text)
         self.keys = {v.key() for v in values}
         self.dates = {v.value for v in values if v.kind == "date"} | ({record_date} if record_date else set())
@@ -115,17 +136,45 @@ def check_values(sentence: str, cited: Sequence[Evidence],
             cache[ev.ref] = SupportIndex(ev, (record_dates or {}).get(ev.ref))
         indexes.append(cache[ev.ref])
     results, failures = [], []
-    for v in read_values(sentence):
+    for v in read_values(digits_for_words(sentence)):
         ok = any(ix.supports(v) for ix in indexes)
         results.append(ValueCheck(v.text, v.kind, v.value, ok))
         if not ok:
-            failures.append(f"{v.kind} '{v.text}' does not appear in the cited text")
+            failures.append(_value_failure(results[-1]))
+    denied = negations(sentence) - set().union(*(ix.negations for ix in indexes))
+    if denied:
+        failures.append(f"it says '{sorted(denied)[0]}', a negation the cited text does not contain")
     return results, failures
+
+
+def _value_failure(value: ValueCheck) -> str:
+    return f"{value.kind} '{value.text}' does not appear in the cited text"
+
+
+def negations(text: str) -> set[str]:
+    """The negation words of `text`, 'cannot' and "n't" read as 'not'."""
+    return {"not" if w.lower() in ("cannot", "n't") else w.lower() for w in _NEGATION.findall(text)}
+
+
+def _addresses_a_model(e: Evidence) -> str | None:
+    """A unit with a sentence giving orders to a model was tampered with or is not law: never cited."""
+    if any(instruction_like(s) for s in split_sentences(e.text)):
+        return "its text addresses a model instead of stating law"
+    return None
 
 
 # Why a cited unit lies outside the question's perimeter, None when inside: `Catalog.outside`,
 # the catalog's record judged by `Perimeter.rejects` (the one rule).
 Outside = Callable[[CitationRef], str | None]
+
+
+def _too_long(text: str) -> str:
+    if len(text) > MAX_CHARS:
+        return f"the answer is {len(text)} characters long, more than the {MAX_CHARS} an answer may have"
+    n = len(parse_draft(text))
+    if n > MAX_SENTENCES:
+        return f"the answer has {n} sentences, more than the {MAX_SENTENCES} an answer may have"
+    return ""
 
 
 def verify(
@@ -139,6 +188,10 @@ def verify(
     `record_dates` is for text rendered by code from catalog records, never for a generator's draft
     (module docstring, rule 4).
     """
+    text = printable(text)
+    too_long = _too_long(text)
+    if too_long:
+        return Verification((), (), False, too_long, ("verification_failed",))
     by_sid = {e.sid: e for e in evidence}
     cache: dict[CitationRef, SupportIndex] = {}
     sentences: list[CitedSentence] = []
@@ -153,7 +206,7 @@ def verify(
             if ev is None:
                 reasons.append(f"cites {sid}, which is not in the evidence for this question")
                 continue
-            why = outside(ev.ref)
+            why = outside(ev.ref) or _addresses_a_model(ev)
             if why:
                 reasons.append(f"cites {ev.ref}: {why}")
                 continue
@@ -174,9 +227,10 @@ def verify(
         first = bad[0]
         # The shown reason never repeats an unverified value; the verdicts (trace, --json) keep it.
         unsupported = next((x for x in first.values if not x.ok), None)
-        citation_problems = len(first.reasons) - sum(not x.ok for x in first.values)
-        if citation_problems or unsupported is None:
-            why = first.reasons[0]
+        value_failures = {_value_failure(x) for x in first.values if not x.ok}
+        others = [r for r in first.reasons if r not in value_failures]
+        if others or unsupported is None:
+            why = others[0] if others else first.reasons[0]
         else:
             why = f"{_KIND_WORDS.get(unsupported.kind, 'a value')} that does not appear in the text it cites"
         reason = f"sentence {first.index + 1} failed verification: {why}"

@@ -27,6 +27,13 @@ LINK_COLUMNS = ("amending", "target_act", "target_unit", "action", "applies_from
                 "reason")
 
 
+def where(equal: dict[str, Any]) -> tuple[str, list[Any]]:
+    """' WHERE col=? AND ...' for the columns whose value is given (None or empty: no condition), and the args."""
+    given = {col: value for col, value in equal.items() if value}
+    clause = " WHERE " + " AND ".join(f"{col}=?" for col in given) if given else ""
+    return clause, list(given.values())
+
+
 def unit_record(r: sqlite3.Row) -> UnitRecord:
     unit = Unit(
         act=r["act"],

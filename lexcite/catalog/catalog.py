@@ -20,7 +20,7 @@ from typing import Any
 from lexcite import config
 from lexcite._sqlite import connect, transaction
 from lexcite.catalog import _rows
-from lexcite.catalog.schema import migrate
+from lexcite.catalog.schema import check_tables, damaged, migrate
 from lexcite.contract import (
     STATUSES,
     AmendmentLink,
@@ -62,6 +62,7 @@ class StoreResult:
     action: str  # "new", "updated", "unchanged"
     counts: dict[str, int]
     changed_units: tuple[str, ...] = ()  # ids added, removed or whose text changed
+    lost: tuple[str, ...] = ()  # stored ids the new text lacks (only with an explicit replace)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,6 +73,7 @@ class StoreResult:
             "action": self.action,
             "units": self.counts,
             "changed_units": len(self.changed_units),
+            **({"lost_units": list(self.lost)} if self.lost else {}),
         }
 
 
@@ -92,8 +94,12 @@ class Catalog:
 
     def __init__(self, path: Path | None = None):
         self.path = path or config.home() / "catalog.sqlite"
-        self.conn = connect(self.path, wal=True)
-        migrate(self.conn, self.path)
+        try:
+            self.conn = connect(self.path, wal=True)
+            migrate(self.conn, self.path)
+            check_tables(self.conn, self.path)
+        except sqlite3.DatabaseError as e:
+            raise damaged(self.path, e) from None
 
     def close(self) -> None:
         self.conn.close()
@@ -145,21 +151,20 @@ class Catalog:
         if status is not None and status not in STATUSES:
             raise CatalogError(f"status {status!r} is not one of {', '.join(STATUSES)}")
         key = (parsed.act, parsed.version, parsed.language)
-        old = self.conn.execute(
-            "SELECT id, sha256, status, status_pinned FROM versions WHERE act=? AND version=? AND language=?",
-            key,
-        ).fetchone()
         counts = parsed.counts()
-        if old is not None and old["sha256"] == source.sha256 and (status is None or status == old["status"]):
-            return StoreResult(*key, parsed.format, "unchanged", counts)
-
-        old_texts: dict[str, str] = {}
-        if old is not None:
-            old_texts = dict(
-                self.conn.execute("SELECT unit, text FROM units WHERE version_id=?", (old["id"],)).fetchall()
-            )
         changed_by = dict(parsed.changed_units)
+        # The stored row is read inside the write transaction: two processes storing the same
+        # expression serialise here, and the second sees what the first stored.
         with self.transaction() as c:
+            old = c.execute(
+                "SELECT id, sha256, status, status_pinned FROM versions WHERE act=? AND version=? AND language=?",
+                key,
+            ).fetchone()
+            if old is not None and old["sha256"] == source.sha256 and (status is None or status == old["status"]):
+                return StoreResult(*key, parsed.format, "unchanged", counts)
+            old_texts: dict[str, str] = {}
+            if old is not None:
+                old_texts = dict(c.execute("SELECT unit, text FROM units WHERE version_id=?", (old["id"],)).fetchall())
             c.execute(
                 "INSERT INTO acts (celex, title, doc_kind, binding) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT(celex) DO UPDATE SET title=excluded.title, doc_kind=excluded.doc_kind, "
@@ -260,14 +265,9 @@ class Catalog:
     # -- reading --------------------------------------------------------------
 
     def versions(self, act: str | None = None) -> list[VersionRow]:
-        sql = (
-            "SELECT v.*, (SELECT COUNT(*) FROM units u WHERE u.version_id=v.id) AS unit_count FROM versions v"
-        )
-        args: tuple[Any, ...] = ()
-        if act:
-            sql += " WHERE v.act=?"
-            args = (act,)
-        sql += " ORDER BY v.act, v.language, v.valid_from"
+        clause, args = _rows.where({"v.act": act})
+        sql = ("SELECT v.*, (SELECT COUNT(*) FROM units u WHERE u.version_id=v.id) AS unit_count FROM versions v"
+               f"{clause} ORDER BY v.act, v.language, v.valid_from")
         return [_rows.version_row(r) for r in self.conn.execute(sql, args).fetchall()]
 
     def unit_counts(self, version_id: int) -> dict[str, int]:
@@ -278,17 +278,8 @@ class Catalog:
 
     def records(self, act: str | None = None, language: str | None = None) -> Iterator[UnitRecord]:
         """Every stored unit with its catalog facts, in act/version/document order."""
-        sql, args = _rows.RECORD_SQL, []
-        where = []
-        if act:
-            where.append("v.act=?")
-            args.append(act)
-        if language:
-            where.append("v.language=?")
-            args.append(language)
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY v.act, v.language, v.valid_from, u.position"
+        clause, args = _rows.where({"v.act": act, "v.language": language})
+        sql = _rows.RECORD_SQL + clause + " ORDER BY v.act, v.language, v.valid_from, u.position"
         for r in self.conn.execute(sql, args):
             yield _rows.unit_record(r)
 
@@ -402,17 +393,9 @@ class Catalog:
     def links(self, target_act: str | None = None, amending_act: str | None = None,
               ) -> list[tuple[AmendmentLink, str | None]]:
         """Stored links (of one target act / one amending act, or all), in order, with their apply outcome."""
-        sql = f"SELECT {', '.join(_rows.LINK_COLUMNS)}, outcome FROM amendments"
-        where, args = [], []
-        if target_act:
-            where.append("target_act=?")
-            args.append(target_act)
-        if amending_act:
-            where.append("amending_act=?")
-            args.append(amending_act)
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        rows = self.conn.execute(sql + " ORDER BY amending_act, amending_version, seq", args).fetchall()
+        clause, args = _rows.where({"target_act": target_act, "amending_act": amending_act})
+        rows = self.conn.execute(f"SELECT {', '.join(_rows.LINK_COLUMNS)}, outcome FROM amendments{clause} "
+                                 "ORDER BY amending_act, amending_version, seq", args).fetchall()
         return [(_rows.link(r), r["outcome"]) for r in rows]
 
     def amending_versions(self, target_acts: Iterable[str]) -> list[tuple[str, str]]:
@@ -423,6 +406,29 @@ class Catalog:
         return [tuple(r) for r in self.conn.execute(
             f"SELECT DISTINCT amending_act, amending_version FROM amendments "
             f"WHERE target_act IN ({','.join('?' * len(targets))})", targets).fetchall()]
+
+    # -- official consolidation vs derived version (lexcite/ingest/consolidation.py) -------------------------
+
+    def store_consolidation_check(self, act: str, version: str, language: str, result: dict[str, Any]) -> bool:
+        """Keep the comparison of an official consolidated version with the derived one; the same result
+        writes nothing (invariant 5). True if written."""
+        text = json.dumps(result, ensure_ascii=False, sort_keys=True)
+        old = self.conn.execute("SELECT result FROM consolidation_checks WHERE act=? AND version=? AND language=?",
+                                (act, version, language)).fetchone()
+        if old is not None and old["result"] == text:
+            return False
+        with self.transaction() as c:
+            c.execute("INSERT INTO consolidation_checks (act, version, language, result, checked_at) "
+                      "VALUES (?, ?, ?, ?, ?) ON CONFLICT(act, version, language) DO UPDATE SET "
+                      "result=excluded.result, checked_at=excluded.checked_at",
+                      (act, version, language, text, _now()))
+        return True
+
+    def consolidation_checks(self, act: str) -> list[dict[str, Any]]:
+        """The stored comparisons for `act`, latest version first (each with its `checked_at`)."""
+        rows = self.conn.execute("SELECT result, checked_at FROM consolidation_checks WHERE act=? "
+                                 "ORDER BY version DESC, language", (act,)).fetchall()
+        return [{**json.loads(r["result"]), "checked_at": r["checked_at"]} for r in rows]
 
     # -- small reads ------------------------------------------------------------------------------------------
 

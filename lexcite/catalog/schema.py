@@ -131,6 +131,22 @@ def m003_amendments(db: sqlite3.Connection) -> None:
     """)
 
 
+@MIGRATIONS
+def m_consolidation_checks(db: sqlite3.Connection) -> None:
+    """An official consolidated version against the version lexcite derived for the same date
+    (lexcite/ingest/consolidation.py): one row per act, version and language, the result as JSON."""
+    run_script(db, """
+    CREATE TABLE consolidation_checks (
+        act TEXT NOT NULL,
+        version TEXT NOT NULL,
+        language TEXT NOT NULL,
+        result TEXT NOT NULL,
+        checked_at TEXT NOT NULL,
+        PRIMARY KEY (act, version, language)
+    );
+    """)
+
+
 def migrate(conn: sqlite3.Connection, path: Path) -> list[str]:
     """Bring the catalog at `path` up to date; returns the steps that ran.
 
@@ -149,3 +165,20 @@ def migrate(conn: sqlite3.Connection, path: Path) -> list[str]:
     # Kept at the numbered steps' count, so a lexcite from before named steps still opens this catalog.
     conn.execute(f"PRAGMA user_version = {_NUMBERED_STEPS}")
     return ran
+
+
+_TABLES = ("acts", "versions", "units", "fetches", "facts", "amendments")
+
+
+def damaged(path: Path, error: BaseException) -> CatalogError:
+    """The one message for a catalog SQLite cannot read: what failed, and the way back."""
+    return CatalogError(f"{path}: the catalog is damaged ({error}); nothing was changed. Restore it from a "
+                        "copy, or move it away and ingest the documents again (`lexcite refresh`, `lexcite ingest`)")
+
+
+def check_tables(conn: sqlite3.Connection, path: Path) -> None:
+    """Every table the catalog relies on is there (a table dropped by hand is named, not a traceback later)."""
+    have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    missing = [t for t in _TABLES if t not in have]
+    if missing:
+        raise damaged(path, sqlite3.DatabaseError(f"table {', '.join(missing)} missing"))

@@ -13,6 +13,7 @@ bug and keeps its traceback.
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,7 +22,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from lexcite import __version__
+from lexcite import __version__, config
 from lexcite.errors import LexciteError
 
 __all__ = ["app", "out", "err", "progress", "main", "EXIT_OK", "EXIT_ERROR", "EXIT_USAGE", "EXIT_REFUSED"]
@@ -139,6 +140,12 @@ def main(args: list[str] | None = None) -> None:
             raise
         # One plain line, never wrapped, so it can be grepped and logged.
         print(f"error: {e}", file=sys.stderr)
+        sys.exit(EXIT_ERROR)
+    except sqlite3.DatabaseError as e:  # a store damaged after it was opened (a bad page met mid-query)
+        if _state["debug"]:
+            raise
+        print(f"error: a lexcite database under {config.home()} is damaged ({e}); restore it from a copy, "
+              "or move it away and ingest again", file=sys.stderr)
         sys.exit(EXIT_ERROR)
     except _click.NoArgsIsHelpError as e:
         print(e.format_message())  # asking for nothing is asking for help

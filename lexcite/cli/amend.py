@@ -1,4 +1,5 @@
-"""`lexcite amendments`, `apply-amendments`: what amending acts change, and the versions that result.
+"""`lexcite amendments`, `apply-amendments`, `consolidation-check`: what amending acts change, the
+versions that result, and how a derived version compares with the official consolidation.
 
 Amendments are applied automatically when `lexcite ingest` stores an amending act or its
 target; `apply-amendments` runs the same step again for one stored amending act.
@@ -90,3 +91,42 @@ def apply_amendments(
                   f"{r.base_version}: {r.applied} instructions applied, {len(r.not_applied)} not")
         for seq, why in r.not_applied.items():
             out.print(f"          link {seq}: {why}", markup=False)
+
+
+@app.command("consolidation-check")
+def consolidation_check(
+    act: Annotated[str, typer.Argument(help="The consolidated act: CELEX (32024R1689) or a name (AI Act).")],
+    as_json: Annotated[bool, typer.Option("--json", help="A JSON array, one object per checked version "
+                                                         "([] when none).")] = False,
+) -> None:
+    """Compare the official consolidated text with the version lexcite derived for the same date.
+
+    Stored when both exist (ingest the act, its amending act and the official consolidation, in any
+    order): units equal after whitespace normalisation, units that differ (word diff: [-derived-]
+    {+official+}), units only in one of them.
+    Example: lexcite consolidation-check 32024R1689 --json
+    """
+    from lexcite.cli._acts import require_act
+    from lexcite.errors import LexciteError
+    from lexcite.ingest.consolidation import ConsolidationCheck
+
+    with Catalog() as catalog:
+        act = require_act(catalog, act)
+        checks = catalog.consolidation_checks(act)
+    if as_json:
+        print(json.dumps(checks, ensure_ascii=False, indent=1))
+        return
+    if not checks:
+        raise LexciteError(f"{act}: no official consolidation checked against a derived version; ingest the act, "
+                           "its amending act and the consolidated text (e.g. fmx4/02024R1689-20260727)")
+    for d in checks:
+        c = ConsolidationCheck.from_dict(d)
+        total = len(c.units_equal) + len(c.units_differ) + len(c.only_official)
+        out.print(f"[bold]{c.act}@{c.version}[/bold] [{c.language}] official {c.official}", highlight=False)
+        out.print(f"  against the derived {c.derived} (checked {d['checked_at']})", markup=False, highlight=False)
+        out.print(f"  units equal: {len(c.units_equal)} of {total} official units ({c.share_equal:.1%})")
+        out.print(f"  units differ: {len(c.units_differ)}")
+        for diff in c.units_differ:
+            out.print(f"    {diff.unit}: {diff.diff()}", markup=False, highlight=False)
+        for what, ids in (("only official", c.only_official), ("only derived", c.only_derived)):
+            out.print(f"  {what}: {len(ids)}" + (f" — {', '.join(ids)}" if ids else ""), markup=False)

@@ -20,7 +20,7 @@ from lexcite.cli._options import (
     SupersededOpt,
     perimeter_from_options,
 )
-from lexcite.contract import Answer, CitationRef, Evidence
+from lexcite.contract import Answer, Evidence
 from lexcite.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -158,9 +158,8 @@ def _conflicts(a: Answer) -> None:
     for c in a.conflicts:
         outcome = c.rule if c.prevails is None else f"the text marked 'prevails' applies, under the rule that {c.rule}"
         out.print(f"  [bold]{escape(c.fact_kind)}[/bold]: {escape(outcome)}")
-        win = CitationRef.parse(c.prevails) if c.prevails else None
-        for value, ref in c.values:
-            r = CitationRef.parse(ref)
+        win = c.prevails
+        for value, r in c.values:
             if win is not None and r == win:
                 role = "prevails"
             elif win is not None and r.act == win.act and (r.version or "") < (win.version or ""):
@@ -168,7 +167,7 @@ def _conflicts(a: Answer) -> None:
             else:
                 role = "other"
             shown = value if len(value) <= _QUOTE else value[:_QUOTE].rstrip() + "…"
-            out.print(f"    {role:<8} {escape(shown)}  [cyan]{escape(ref)}[/cyan]")
+            out.print(f"    {role:<8} {escape(shown)}  [cyan]{escape(str(r))}[/cyan]")
 
 
 def _sources(a: Answer, cited_only: bool = False) -> None:

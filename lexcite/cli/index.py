@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from lexcite.cli._app import app, err, out, progress
@@ -21,6 +22,7 @@ from lexcite.cli._options import (
     SupersededOpt,
     perimeter_from_options,
 )
+from lexcite.printable import printable
 
 if TYPE_CHECKING:
     from lexcite.contract import SearchResult
@@ -140,7 +142,8 @@ def _print_result(result: SearchResult, rows: list[dict], k: int, explain: bool)
         stages = " ".join(f"{s}={v:.3g}" for s, v in row["stages"].items() if s != "sibling_of")
         mark = "" if row["admitted"] else not_admitted
         via = " [dim]sibling[/dim]" if row["via"] == "sibling" else ""
-        table.add_row(str(row["rank"]), row["ref"] + via, (row["title"] or "")[:50], f"{row['score']:.4f}{mark}",
+        table.add_row(str(row["rank"]), row["ref"] + via, escape(printable(row["title"] or "")[:50]),
+                      f"{row['score']:.4f}{mark}",
                       stages, row["link"])
     out.print(table)
     if result.threshold is not None:

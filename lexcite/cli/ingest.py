@@ -14,6 +14,7 @@ from rich.table import Table
 from lexcite.cli._app import app, err, out, progress
 from lexcite.cli._options import AsOfOpt, check_date
 from lexcite.errors import LexciteError
+from lexcite.printable import printable
 
 if TYPE_CHECKING:
     from lexcite.catalog import Catalog, UnitRecord
@@ -28,6 +29,8 @@ def ingest(
     status: Annotated[str | None, typer.Option("--status", help="current, superseded or draft.")] = None,
     guidance: Annotated[bool, typer.Option("--guidance", help="Mark as guidance (not binding).")] = False,
     valid_from: Annotated[str | None, typer.Option("--valid-from", help="Start of validity YYYY-MM-DD.")] = None,
+    replace: Annotated[bool, typer.Option(
+        "--replace", help="Store a text that lacks units of the stored version (the loss is listed).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per document.")] = False,
 ) -> None:
     """Ingest local EUR-Lex documents into the catalog, one line per file with its outcome.
@@ -41,10 +44,11 @@ def ingest(
     Example: lexcite ingest ../shared/corpus/raw/32024R1689.oj.xhtml --json
     """
     from lexcite.catalog import Catalog
+    from lexcite.ingest.completeness import describe_units
     from lexcite.ingest.load import Overrides, ingest_batch
 
     overrides = Overrides(act=celex, version=version, language=language, binding=not guidance,
-                          status=status, valid_from=valid_from)
+                          status=status, valid_from=valid_from, replace=replace)
     with Catalog() as catalog, progress() as bar:
         outcomes = ingest_batch(catalog, paths, overrides,
                                 on_document=lambda p, i, n: bar.update(f"reading {p.name}", i, n))
@@ -57,6 +61,8 @@ def ingest(
         counts = ", ".join(f"{n} {k}" for k, n in r.counts.items()) if r and o.action != "applied" else ""
         line = f"{o.action:9} {o.path}  {what}{counts}".rstrip()
         (err if o.failed else out).print(f"{line}  {o.note}".rstrip() if o.note else line, markup=False)
+        if r is not None and r.lost:
+            out.print(f"          lost {len(r.lost)} stored units: {describe_units(r.lost)}", markup=False)
     failed = sum(o.failed for o in outcomes)
     if failed:
         raise LexciteError(f"{failed} of {len(outcomes)} document(s) not ingested (listed above); "
@@ -173,12 +179,12 @@ def show(
         return
     for rec in records:
         u = rec.unit
-        out.print(f"[bold]{escape(str(u.ref))}[/bold]  {escape(u.title)}")
+        out.print(f"[bold]{escape(str(u.ref))}[/bold]  {escape(printable(u.title))}")
         out.print(f"version {u.version} ({u.language}), {rec.status}, in force {rec.valid_from} → "
                   f"{rec.valid_to or 'open'}" + (f", changed by {rec.changed_by}" if rec.changed_by else ""),
                   markup=False)
         for text in parts[id(rec)] or [u.text]:
-            out.print(text, markup=False)
+            out.print(printable(text), markup=False)
         out.print(f"[link={u.source_url}]{escape(u.source_url)}[/link]\n")
 
 

@@ -20,8 +20,8 @@ __all__ = ["FULL", "RETRIEVAL_KEYS", "ANSWER_KEYS", "summarise", "block", "answe
 
 FULL = "full"
 RETRIEVAL_KEYS = ("hit@k", "recall@k", "mrr", "ndcg@k")
-ANSWER_KEYS = ("key_facts", "citation_valid", "citation_support", "refusal_rate", "abstain_precision",
-               "abstain_recall", "conflict_both_shown", "superseded_cited")
+ANSWER_KEYS = ("key_facts", "ref_exact", "ref_loose", "citation_valid", "citation_support", "refusal_rate",
+               "abstain_precision", "abstain_recall", "conflict_both_shown", "superseded_cited")
 
 
 def _answerable(row: dict[str, Any]) -> bool:
@@ -48,6 +48,9 @@ def answer_block(rows: Sequence[dict[str, Any]], field: str = "answer") -> dict[
         "abstain_recall": mean(1.0 if _answer(r, field)["refused"] else 0.0 for r in abstain),
         "conflict_both_shown": mean(_num(a["conflict_both_shown"]) for _, a in pairs),
         "superseded_cited": sum(1 for _, a in pairs if a["superseded_cited"]),
+        # rows written before these measures existed carry no key: not measured
+        "ref_exact": mean(_num(a.get("ref_exact")) for _, a in pairs),
+        "ref_loose": mean(_num(a.get("ref_loose")) for _, a in pairs),
     }
 
 

@@ -12,7 +12,6 @@ from datetime import date
 
 from lexcite.answer.draft import strip_markers
 from lexcite.contract import Answer, CitationRef, Evidence, Perimeter
-from lexcite.errors import CitationError
 from lexcite.eval.golden import GoldenQuestion
 from lexcite.eval.metrics import contains
 from lexcite.eval.number_judge import foreign_numbers
@@ -27,6 +26,8 @@ __all__ = [
     "citation_support",
     "conflict_both_shown",
     "cites_superseded_as_current",
+    "ref_exact",
+    "ref_loose",
 ]
 
 # (sentence text, the evidence it cites) -> whether its values appear in those units
@@ -106,14 +107,7 @@ def citation_support(answer: Answer, check: SupportCheck, records: SupportCheck 
 
 
 def _shown(answer: Answer) -> list[CitationRef]:
-    shown = list(answer.cited())
-    for c in answer.conflicts:
-        for _, ref in c.values:
-            try:
-                shown.append(CitationRef.parse(ref))
-            except CitationError:
-                continue
-    return shown
+    return [*answer.cited(), *(ref for c in answer.conflicts for _, ref in c.values)]
 
 
 def conflict_both_shown(answer: Answer, q: GoldenQuestion) -> bool | None:
@@ -138,3 +132,29 @@ def cites_superseded_as_current(answer: Answer, perimeter: Perimeter) -> bool:
         return False
     status = {e.ref: e.status for e in answer.evidence}
     return any(status.get(r) == "superseded" for r in answer.cited())
+
+
+def _provision(unit: str) -> str:
+    """The article, annex or recital a unit id lies in: 'art_6.par_2.pnt_a' -> 'art_6'."""
+    return unit.split(".", 1)[0]
+
+
+def ref_exact(answer: Answer, q: GoldenQuestion) -> bool | None:
+    """On an answerable question: the answer cites a unit on the branch of an expected one (a refusal: False).
+
+    A question that names no expected unit (anchors only) is not measured.
+    """
+    if not q.answerable or not q.expected:
+        return None
+    cited = () if answer.refused else answer.cited()
+    return any(c.on_branch(e) for c in cited for e in q.expected)
+
+
+def ref_loose(answer: Answer, q: GoldenQuestion) -> bool | None:
+    """On an answerable question: the answer cites a unit in an expected article, annex or recital (a refusal:
+    False)."""
+    if not q.answerable or not q.expected:
+        return None
+    cited = () if answer.refused else answer.cited()
+    wanted = {(e.act, _provision(e.unit)) for e in q.expected}
+    return any((c.act, _provision(c.unit)) in wanted for c in cited)

@@ -38,6 +38,13 @@ class GoldenQuestion:
     def answerable(self) -> bool:
         return self.behavior != "abstain"
 
+    def asks_about(self, acts: set[str]) -> bool:
+        """Whether a catalog holding `acts` can be graded on this question: it names no act (expected
+        or filter), or one of them is held. The twelve-act questions (cx…) say nothing about a
+        three-act catalog, and calibration and evaluation leave them out there."""
+        wanted = {r.act for r in self.expected} | set(self.perimeter.acts)
+        return not wanted or bool(wanted & acts)
+
 
 _KNOWN = {"id", "question", "expected", "anchors", "key_facts", "behavior", "filters", "category",
           "post_cutoff", "split"}

@@ -71,6 +71,10 @@ def run_golden(
     with Searcher(home) as searcher:
         stored = searcher.manifest.get("thresholds", {}).get(stages_key(Stages()))
         records = am.independent_support(catalog_record_date(searcher.catalog))
+        # As in calibration: a question about acts the catalog does not hold grades nothing here.
+        held = {v.act for v in searcher.catalog.versions()}
+        left_out = [q.id for q in questions if q.answerable and not q.asks_about(held)]
+        questions = [q for q in questions if q.id not in left_out]
         result = evaluate(questions, searcher, k, with_answers, outside=lambda ref, p: searcher.catalog.outside(ref, p),
                           records=records, no_rag=no_rag, as_of=as_of, on_question=on_question)
         embedder, reranker = searcher.embedder_name, searcher.reranker_spec
@@ -78,7 +82,7 @@ def run_golden(
     result.meta.update(golden=str(golden), split=split, as_of=as_of, calibrated=calibrate, embedder=embedder,
                        reranker=reranker,
                        calibration=calibration or stored, generator=", ".join(generators) or None,
-                       no_rag_model=model if no_rag else None)
+                       no_rag_model=model if no_rag else None, left_out=left_out)
     if report_dir is not None:
         from lexcite.eval.report import write_report
 

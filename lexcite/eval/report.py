@@ -177,7 +177,8 @@ def _markdown(r: EvalResult) -> str:
     lines += [f"![score distributions]({SCORE_PLOT})", ""]
     lines += ["## Breakdowns", ""]
     cols = ["hit@k", "mrr", "ndcg@k", "recall@k", "abstain_correct", "abstain_wrong",
-            *(("key_facts", "citation_valid", "citation_support", "refusal_rate") if answers else ())]
+            *(("key_facts", "ref_exact", "ref_loose", "citation_valid", "citation_support", "refusal_rate")
+              if answers else ())]
     lines += _breakdown("By category", s["by_category"], cols)
     lines += _breakdown("By post_cutoff", s["by_post_cutoff"], cols)
     lines += _breakdown("By split", r.by_split, cols)

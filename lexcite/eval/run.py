@@ -122,6 +122,8 @@ def _answer_row(a: Answer, q: GoldenQuestion, p: Perimeter, support: am.SupportC
         "citation_support": am.citation_support(a, support, records),
         "conflict_both_shown": am.conflict_both_shown(a, q),
         "superseded_cited": am.cites_superseded_as_current(a, p),
+        "ref_exact": am.ref_exact(a, q),
+        "ref_loose": am.ref_loose(a, q),
     }
 
 

@@ -43,7 +43,7 @@ from typing import Any
 from lexcite import config
 from lexcite.catalog import Catalog
 from lexcite.errors import ConfigError
-from lexcite.eval.golden import GoldenQuestion, default_golden_path, load_golden
+from lexcite.eval.golden import default_golden_path, load_golden
 from lexcite.index.build import load_manifest, save_manifest
 from lexcite.index.rerank import parse_spec
 from lexcite.index.search import ABLATION, Params, Searcher, Stages, stages_key
@@ -128,11 +128,6 @@ def _scale(stages: Stages, reranker: str) -> str:
     return "bm25" if stages.bm25 else "cosine"
 
 
-def _answerable_here(q: GoldenQuestion, acts: set[str]) -> bool:
-    wanted = {r.act for r in q.expected} | set(q.perimeter.acts)
-    return not wanted or bool(wanted & acts)
-
-
 def calibrate(golden: Path | None = None, *, home: Path | None = None, catalog: Catalog | None = None,
               chroma_url: str | None = None, configurations: Sequence[Stages] | None = None,
               params: Params = Params()) -> Calibration:
@@ -163,7 +158,7 @@ def calibrate(golden: Path | None = None, *, home: Path | None = None, catalog: 
                 continue
             ok, no, skipped = [], [], 0
             for q in dev:
-                if q.behavior != "abstain" and not _answerable_here(q, acts):
+                if q.behavior != "abstain" and not q.asks_about(acts):
                     skipped += 1
                     continue
                 r = searcher.search(q.question, q.perimeter, k=6, stages=replace(stages, threshold=False))

@@ -5,38 +5,66 @@ Entity resolution and network access are always off (no XXE, no billion laughs).
 
 from __future__ import annotations
 
+import codecs
 import re
 from pathlib import Path
 
 from lxml import etree, html
 
 from lexcite.errors import ParseError
+from lexcite.printable import printable
 
 __all__ = ["read_html", "read_xml", "text_of", "norm_space", "eurlex_link", "classes"]
 
 _MAX_BYTES = 64 * 1024 * 1024
 _SPACE = re.compile(r"[\s\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
+_SAFE_CODECS = {"utf-8", "ascii", "cp1250", "cp1251", "cp1252", "cp1253", "cp1254", "cp1257", "latin-1"}
 _LANG3 = {"en": "EN", "nl": "NL", "it": "IT", "fr": "FR", "de": "DE", "es": "ES"}
 
 
-def _check_bytes(data: bytes, path: str | Path) -> str:
+def _declared_encoding(data: bytes) -> str | None:
+    head = data[:2048].decode("ascii", "replace").lower()
+    m = re.search(r"(?:charset|encoding)\s*=\s*[\"']?([a-z0-9_.:-]+)", head)
+    return m.group(1) if m else None
+
+
+def _decode(data: bytes, path: str | Path) -> tuple[str, str]:
+    """The text and the codec it was read with; never a lossy guess.
+
+    Bytes that are valid UTF-8 are UTF-8, whatever they declare (EUR-Lex serves UTF-8; a page
+    mislabelled latin-1 would otherwise turn every accent and dash into two wrong characters).
+    Otherwise the declared codec is used only if it is one of the ASCII-compatible codecs EU
+    documents come in; UTF-7, EBCDIC, UTF-16 and unknown names are refused.
+    """
     if not data or not data.strip():
         raise ParseError(path, "byte 0", "the file is empty")
     if len(data) > _MAX_BYTES:
         raise ParseError(path, f"{len(data)} bytes", f"larger than {_MAX_BYTES} bytes")
-    head = data[:2048].decode("ascii", "replace").lower()
-    m = re.search(r"(?:charset|encoding)\s*=\s*[\"']?([a-z0-9_-]+)", head)
-    encoding = m.group(1) if m else "utf-8"
+    declared = _declared_encoding(data)
+    if declared and declared.replace("-", "").replace("_", "") in ("utf7", "unicode11utf7", "csunicode11utf7"):
+        # Its ASCII bytes stand for other characters ("+AKA-"): read either way, the text would be wrong.
+        raise ParseError(path, "charset declaration", "declares UTF-7, which lexcite refuses to decode; use UTF-8")
     try:
-        return data.decode(encoding)
-    except (UnicodeDecodeError, LookupError) as e:
-        where = f"byte {getattr(e, 'start', 0)}"
-        raise ParseError(path, where, f"not valid {encoding} text (wrong encoding?)") from None
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError as e:
+        not_utf8 = e.start
+    try:
+        codec = codecs.lookup(declared).name if declared else None
+    except LookupError:
+        codec = None
+    if codec is None or not (codec in _SAFE_CODECS or codec.startswith("iso8859-")):
+        said = f"declares the charset {declared!r}, which lexcite does not decode" if declared else \
+            "declares no charset"
+        raise ParseError(path, f"byte {not_utf8}", f"not UTF-8 text and {said} (use UTF-8, ISO-8859-n or windows-125n)")
+    try:
+        return data.decode(codec), codec
+    except UnicodeDecodeError as e:
+        raise ParseError(path, f"byte {e.start}", f"not valid {declared} text (wrong encoding?)") from None
 
 
 def read_html(data: bytes, path: str | Path) -> html.HtmlElement:
     """Parse (X)HTML bytes with a parser that never fetches or expands anything."""
-    text = _check_bytes(data, path)
+    text, _ = _decode(data, path)
     # lxml refuses str input carrying an XML encoding declaration: strip it.
     text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
     parser = html.HTMLParser(no_network=True, remove_comments=True, remove_pis=True, default_doctype=False)
@@ -49,9 +77,10 @@ def read_html(data: bytes, path: str | Path) -> html.HtmlElement:
 
 def read_xml(data: bytes, path: str | Path) -> etree._Element:
     """Parse XML (Formex) with entities, DTDs and network access off."""
-    _check_bytes(data, path)
-    parser = etree.XMLParser(
-        resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False, huge_tree=False
+    _, codec = _decode(data, path)
+    parser = etree.XMLParser(  # the codec chosen above, not whatever the declaration names
+        resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False, huge_tree=False,
+        encoding=codec,
     )
     try:
         root = etree.fromstring(data, parser=parser)
@@ -122,13 +151,14 @@ def _walk(el: etree._Element, out: list[str], skip: frozenset[str]) -> None:
 
 
 def text_of(el: etree._Element, skip: frozenset[str] = frozenset()) -> str:
-    """Readable text of an element: footnote markers out, exponents as ^, spaces normalised."""
+    """Readable text of an element: footnote markers out, exponents as ^, spaces normalised,
+    terminal escapes and control characters removed (`lexcite.printable`)."""
     out: list[str] = []
     if el.text:
         out.append(el.text)
     for child in el:
         _walk(child, out, skip)
-    return norm_space("".join(out))
+    return norm_space(printable("".join(out)))
 
 
 def eurlex_link(celex: str, language: str, anchor: str | None = None) -> str:

@@ -36,7 +36,6 @@ from lexcite.catalog import Catalog, Source, StoreResult, VersionRow
 from lexcite.contract import ParsedAct, Unit
 from lexcite.errors import CatalogError, LexciteError
 from lexcite.ingest._markup import consolidated_link, read_html, text_of
-from lexcite.ingest._units import UnitCollector
 from lexcite.ingest.amendments import (
     AmendingAct,
     Instruction,
@@ -44,8 +43,9 @@ from lexcite.ingest.amendments import (
     is_amending_text,
     read_amending_act,
 )
+from lexcite.ingest.consolidation import ConsolidationCheck, compare_versions
 from lexcite.ingest.detect import detect_html_format
-from lexcite.ingest.parse_oj import Meta, Texts, _OjParser, emit
+from lexcite.ingest.parse_oj import parse_oj_fragment
 
 __all__ = [
     "DERIVED_FORMAT",
@@ -76,6 +76,7 @@ class ApplyResult:
     base_version: str | None
     version: str | None  # the derived version, when one was built
     stored: StoreResult | None = None
+    check: ConsolidationCheck | None = None  # when an official consolidation of that date is stored
     outcomes: dict[int, str] = field(default_factory=dict)  # link order -> "applied" / "not applied: …"
     note: str = ""  # why nothing was built
 
@@ -250,19 +251,13 @@ def _fragment_units(q: Quoted, uid: str, parent: str | None, draft: _Draft) -> l
         raise _NotApplied(f"quoted {q.kind} text has no unit structure")
     root = _document(*blocks)
     path = Path(f"<quoted text for {uid}>")
-    # The OJ parser's builders (lexcite/ingest/parse_oj.py), so new text gets the ids, titles and
-    # texts an OJ original would give it.
-    meta = Meta(draft.act, draft.version, draft.language, "", "regulation")
-    parser = _OjParser(root, path, meta, Texts({}))
-    collector = UnitCollector(draft.act, draft.version, draft.language, path, draft.binding)
     try:
-        for node in (*parser.articles(), *parser.annexes()):
-            emit(collector, node)
+        built = parse_oj_fragment(root, path, draft.act, draft.version, draft.language, draft.binding)
     except LexciteError as e:
         raise _NotApplied(f"the OJ parser refused the quoted text: {e}") from None
     # Quoted text quotes one level down (‘… “safety component” means …’); once in place it is the
     # act's own text, where the OJ and the official consolidation use single quotes.
-    found = tuple(replace(u, title=_unquote_level(u.title), text=_unquote_level(u.text)) for u in collector.units())
+    found = tuple(replace(u, title=_unquote_level(u.title), text=_unquote_level(u.text)) for u in built)
     units = [u for u in found if u.unit == uid or u.unit.startswith(uid + ".")]
     if not units or units[0].unit != uid:
         got = ", ".join(u.unit for u in found[:6])
@@ -690,8 +685,7 @@ def _apply_to_target(catalog: Catalog, amending: AmendingAct, target: str, seqs:
     res.base_version = base.version
     existing = next((v for v in catalog.versions(target) if v.version == amending.applies_from
                      and v.language == amending.language), None)
-    if existing is not None and existing.format != DERIVED_FORMAT:
-        return pending(f"the stored {existing.format} version {target}@{existing.version} prevails")
+    official = existing is not None and existing.format != DERIVED_FORMAT
     markup = _read_oj_markup(base)
     units, changed, outs = derive(
         _version_units(catalog, base), [amending.instructions[i] for i in seqs], act=target,
@@ -707,8 +701,20 @@ def _apply_to_target(catalog: Catalog, amending: AmendingAct, target: str, seqs:
     # Content-addressed: the same inputs give the same hash, so re-applying stores nothing.
     digest = hashlib.sha256(json.dumps(
         [title, [u.to_dict() for u in units], list(changed)], ensure_ascii=False, sort_keys=True).encode())
-    source = Source(location=f"{target}@{base.version} + {res.amending} (derived by lexcite)",
-                    sha256=digest.hexdigest())
+    how = f"{target}@{base.version} + {res.amending}"
+    if official:
+        # An official consolidation of that date is the current text (DESIGN.md, "Time"); the derived
+        # version is kept as the check against it, unit by unit, and stays reachable through it.
+        assert existing is not None
+        check = compare_versions(_version_units(catalog, existing), units, official_source=existing.source,
+                                 derived_source=how)
+        catalog.store_consolidation_check(target, existing.version, existing.language, check.to_dict())
+        res.check = check
+        res.note = (f"the stored {existing.format} version {target}@{existing.version} prevails; the derived one "
+                    f"agrees on {len(check.units_equal)} of its units ({check.share_equal:.1%}): "
+                    f"lexcite consolidation-check {target}")
+        return res
+    source = Source(location=f"{how} (derived by lexcite)", sha256=digest.hexdigest())
     res.version, res.stored = amending.applies_from, catalog.store(derived, source)
     return res
 
@@ -756,8 +762,17 @@ def apply_stored(catalog: Catalog, act: str, version: str | None = None, languag
     return out
 
 
+def _owed(catalog: Catalog, v: VersionRow) -> bool:
+    """An amending act stored but never applied: no links recorded, or links without an outcome."""
+    links = catalog.links(amending_act=v.act)
+    if links:
+        return any(outcome is None for _, outcome in links)
+    return is_amending_text(catalog.texts(v.act, v.version, v.language, "article"))
+
+
 def update_amendments(catalog: Catalog, results: Iterable[StoreResult]) -> list[ApplyResult]:
-    """After an ingest: (re)apply amending acts that were just stored, and those whose target was.
+    """After an ingest: (re)apply amending acts that were just stored, those whose target was, and
+    those an interrupted run stored without applying (`_owed`), whatever the format of the target.
 
     Cheap when nothing amends anything: amending acts are recognised by an article that says
     "… is amended as follows:". Raises CatalogError when an amending act of this batch cannot be
@@ -773,14 +788,28 @@ def update_amendments(catalog: Catalog, results: Iterable[StoreResult]) -> list[
         for v in catalog.versions(a):
             if v.version == ver and v.format != DERIVED_FORMAT:
                 todo[(a, ver, v.language)] = None
+    for v in catalog.versions():  # work an interrupted run left undone (killed between storing and applying)
+        if v.format == "oj" and _owed(catalog, v):
+            todo[(v.act, v.version, v.language)] = None
     out: list[ApplyResult] = []
     # Earlier amending acts first: a later one builds on the version an earlier one produced.
     for a, ver, lang in sorted(todo, key=lambda k: (k[1], k[0], k[2])):
+        fmt = next((v.format for v in catalog.versions(a) if v.version == ver and v.language == lang), None)
+        if fmt != "oj":
+            # Instructions are read from OJ XHTML only (lexcite/ingest/amendments.py): a Formex or
+            # consolidated manifestation of an amending act (2024/1183 as Formex) is stored as it is.
+            out.append(ApplyResult(f"{a}@{ver}", "", lang, None, None,
+                                   note=f"amending act stored as {fmt}: its instructions are read from OJ XHTML "
+                                        "only, so none were applied (ingest its OJ XHTML to apply them)"))
+            continue
         try:
             out += apply_stored(catalog, a, ver, lang)
         except CatalogError as e:
-            if (a, ver, lang) in touched:
-                raise  # the file was just ingested: a real fault
+            fmt = next((v.format for v in catalog.versions(a) if (v.version, v.language) == (ver, lang)), "")
+            if (a, ver, lang) in touched and fmt == "oj":
+                raise  # its OJ file was just ingested: a real fault
+            # Instructions are read from OJ markup only: an act stored from Formex (the AI Act amends
+            # other acts too) gets a note, and the acts that amend *it* are still applied.
             # An amending act stored earlier whose OJ file is gone: the target's ingest still stands.
             out.append(ApplyResult(f"{a}@{ver}", "", lang, None, None, note=str(e)))
     return out

@@ -25,12 +25,16 @@ FORMEX_ROOTS = ("ACT", "DOC", "ANNEX", "CONS.ACT")
 
 
 def detect_html_format(root: etree._Element, path: str | Path) -> str:
+    """'oj', 'oj_flat' (oj- classes without ELI article divs), 'consolidated' or 'oj_old'."""
     seen: Counter[str] = Counter()
     for el in root.iter("p", "div", "span", "td"):
         for c in (el.get("class") or "").split():
             seen[c] += 1
     for fmt, marker in FORMAT_MARKERS.items():
         if seen[marker]:
+            if fmt == "oj" and not root.xpath("//div[starts-with(@id, 'art_')][contains(concat(' ', "
+                                               "normalize-space(@class), ' '), ' eli-subdivision ')]"):
+                return "oj_flat"
             return fmt
     common = ", ".join(f"{c}×{n}" for c, n in seen.most_common(5)) or "no classed elements"
     raise FormatNotRecognised(path, [f"p.{m}" for m in FORMAT_MARKERS.values()], found=common)

@@ -111,6 +111,41 @@ DEFAULT_BACKOFF = 1.0  # urllib3 backoff_factor: 0 s, 2 s, 4 s, ...
 DEFAULT_THROTTLE = 1.0  # seconds between requests to one service
 
 
+MAX_RETRY_AFTER_S = 60.0  # a server asking for a longer pause is reported, not waited for
+
+
+class _WaitRefused(Exception):
+    """Raised from inside urllib3's retry loop: waiting as asked would pass a limit."""
+
+
+class _BoundedRetry(Retry):
+    """Retry that waits for Retry-After only up to a cap, and never past a deadline (time.monotonic())."""
+
+    max_wait_s: float = MAX_RETRY_AFTER_S
+    deadline: float | None = None
+
+    def new(self, **kw: object) -> _BoundedRetry:
+        fresh = super().new(**kw)
+        fresh.max_wait_s, fresh.deadline = self.max_wait_s, self.deadline
+        return fresh
+
+    def sleep_for_retry(self, response: urllib3.BaseHTTPResponse) -> bool:
+        wait = self.get_retry_after(response)
+        if wait and wait > self.max_wait_s:
+            raise _WaitRefused(f"HTTP {response.status} asking to retry after {wait:.0f}s, longer than the "
+                               f"{self.max_wait_s:.0f}s lexcite waits; try again later")
+        self._check_deadline(wait or 0)
+        return super().sleep_for_retry(response)
+
+    def _sleep_backoff(self) -> None:
+        self._check_deadline(self.get_backoff_time())
+        super()._sleep_backoff()
+
+    def _check_deadline(self, wait: float) -> None:
+        if self.deadline is not None and time.monotonic() + wait > self.deadline:
+            raise _WaitRefused("the deadline for this run passed before a retry; try again later")
+
+
 def http_pool(
     *,
     timeout: float = DEFAULT_TIMEOUT,
@@ -123,7 +158,7 @@ def http_pool(
     Retries cover connection errors, read timeouts, truncated bodies and 429/5xx answers;
     Retry-After is honoured. Redirects are left to the caller (it records every hop).
     """
-    retry = Retry(
+    retry = _BoundedRetry(
         total=retries,
         redirect=False,
         status_forcelist=RETRY_STATUSES,
@@ -166,9 +201,26 @@ def request(
     method: str,
     url: str,
     headers: dict[str, str],
+    deadline: float | None = None,
     **kw: object,
 ) -> tuple[urllib3.BaseHTTPResponse, int]:
-    """One request under the shared policy -> (response, attempts). Failures after retries raise."""
+    """One request under the shared policy -> (response, attempts). Failures after retries raise.
+
+    `deadline` (time.monotonic()): no try starts, no retry waits and no read lasts past it.
+    """
+    retry = pool.connection_pool_kw.get("retries")
+    if deadline is not None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise FetchError(url, "the deadline for this run had passed; nothing more was fetched")
+        timeout = pool.connection_pool_kw.get("timeout")
+        if isinstance(timeout, Timeout):
+            kw["timeout"] = Timeout(connect=min(left, timeout.connect_timeout or left),
+                                    read=min(left, timeout.read_timeout or left))
+        if isinstance(retry, _BoundedRetry):
+            retry = retry.new()
+            retry.deadline = deadline
+            kw["retries"] = retry
     throttle.wait(url)
     try:
         resp = pool.request(
@@ -180,8 +232,9 @@ def request(
             enforce_content_length=True,
             **kw,
         )
+    except _WaitRefused as e:
+        raise FetchError(url, str(e)) from None
     except MaxRetryError as e:
-        retry = pool.connection_pool_kw.get("retries")
         attempts = (retry.total or 0) + 1 if isinstance(retry, Retry) else 1
         raise FetchError(url, _error_reason(e.reason, pool), None, attempts) from e
     except HTTPError as e:  # raised outside the retry loop (should not happen with a Retry)
@@ -293,6 +346,17 @@ def choose_item(base_url: str, resp: urllib3.BaseHTTPResponse) -> str | None:
     return None
 
 
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def _looks_like_markup(body: bytes) -> bool:
+    """An (X)HTML body starts with markup (a PDF, JSON or binary body never does)."""
+    head = body[:1024].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    return head.startswith((b"<?xml", b"<!doctype html", b"<html", b"<!--"))
+
+
 class _FormatUnavailable(Exception):
     """Cellar knows the work but has no manifestation of this format (try the next one)."""
 
@@ -313,6 +377,9 @@ class CellarClient:
     ) -> None:
         self.base_url = (base_url or config.cellar_url()).rstrip("/")
         self.cache_dir = cache_dir  # None: LEXCITE_HOME/raw, resolved at fetch time
+        # Where a redirect may lead: Cellar's own origin, plus mirrors named in LEXCITE_CELLAR_ORIGINS.
+        self.origins = {_origin(self.base_url), *map(_origin, config.cellar_origins())}
+        self.deadline: float | None = None  # time.monotonic() after which no request starts
         self._pool = http_pool(
             timeout=timeout, connect_timeout=connect_timeout, retries=retries, backoff_factor=backoff_factor
         )
@@ -356,7 +423,7 @@ class CellarClient:
 
     def _fetch_one(self, celex: str, lang2: str, fmt: str, work_url: str, headers: dict[str, str]) -> Fetched:
         url, hops = work_url, 0
-        resp, attempts = request(self._pool, self._throttle, "GET", url, headers)
+        resp, attempts = request(self._pool, self._throttle, "GET", url, headers, self.deadline)
         while resp.status == 300 or resp.status in _REDIRECTS:
             if hops == _MAX_HOPS:
                 raise FetchError(work_url, f"more than {_MAX_HOPS} redirects", resp.status)
@@ -368,8 +435,11 @@ class CellarClient:
                 nxt = urljoin(url, resp.headers["Location"])
             else:
                 raise FetchError(url, "redirect without a Location header", resp.status)
+            if _origin(nxt) not in self.origins:
+                raise FetchError(url, f"redirected to {nxt}, outside {', '.join(sorted(self.origins))}; not followed "
+                                 "(a mirror can be allowed in LEXCITE_CELLAR_ORIGINS)", resp.status)
             url, hops = nxt, hops + 1
-            resp, attempts = request(self._pool, self._throttle, "GET", url, headers)
+            resp, attempts = request(self._pool, self._throttle, "GET", url, headers, self.deadline)
 
         status = resp.status
         if status == 404 and url == work_url:
@@ -401,6 +471,10 @@ class CellarClient:
         body = resp.data
         if not body:
             raise FetchError(url, "200 with an empty body", status, attempts)
+        if fmt != "fmx4" and not _looks_like_markup(body):
+            kind = resp.headers.get("Content-Type") or "no Content-Type"
+            raise FetchError(url, f"asked for {fmt}, got {len(body)} bytes of {kind} starting {body[:16]!r}",
+                             status, attempts)
         if fmt == "fmx4":
             try:
                 sha = zip_members_sha256(body)

@@ -9,21 +9,28 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lexcite.catalog import Catalog, Source, StoreResult
-from lexcite.contract import ParsedAct
-from lexcite.errors import FormatNotRecognised, LexciteError, ParseError
+from lexcite.contract import EU_LANGUAGES, STATUSES, ParsedAct, is_celex
+from lexcite.errors import ConfigError, FormatNotRecognised, LexciteError, ParseError
+from lexcite.ingest._labels import iso_date
 from lexcite.ingest._markup import read_html, read_xml
 from lexcite.ingest.apply_amendments import ApplyResult, update_amendments
+from lexcite.ingest.completeness import (
+    check_document_end,
+    check_final_provisions,
+    check_not_shrinking,
+    check_sequences,
+)
 from lexcite.ingest.detect import detect_html_format, detect_xml_format
 from lexcite.ingest.fetch import package_sha256
 from lexcite.ingest.parse_consolidated import parse_consolidated
 from lexcite.ingest.parse_formex import formex_files_from_dir, formex_files_from_zip, parse_formex
 from lexcite.ingest.parse_oj import parse_oj
-from lexcite.ingest.parse_oj_old import parse_oj_old
+from lexcite.ingest.parse_oj_old import parse_oj_flat, parse_oj_old
 
 __all__ = ["Overrides", "read_document", "ingest_paths", "ingest_document", "ingest_batch", "Outcome",
            "HTML_PARSERS", "MANIFESTATION_RULE"]
 
-HTML_PARSERS = {"oj": parse_oj, "oj_old": parse_oj_old, "consolidated": parse_consolidated}
+HTML_PARSERS = {"oj": parse_oj, "oj_flat": parse_oj_flat, "oj_old": parse_oj_old, "consolidated": parse_consolidated}
 _SUFFIXES = {".xhtml", ".html", ".htm", ".xml", ".zip"}
 
 
@@ -38,6 +45,21 @@ class Overrides:
     status: str | None = None
     valid_from: str | None = None
     access_tags: tuple[str, ...] = ()
+    replace: bool = False  # store a manifestation even though it lacks units of the stored one
+
+    def __post_init__(self) -> None:
+        """Checked before anything is read or stored: a bad value is one line, never a stored act."""
+        if self.language is not None and self.language not in EU_LANGUAGES:
+            raise ConfigError(f"language {self.language!r} is not an ISO 639-1 code of an EU language "
+                              f"({', '.join(sorted(EU_LANGUAGES))})")
+        for name in ("version", "valid_from"):
+            value = getattr(self, name)
+            if value is not None and not iso_date(value):
+                raise ConfigError(f"--{name.replace('_', '-')} {value!r} is not a date YYYY-MM-DD")
+        if self.act is not None and not is_celex(self.act):
+            raise ConfigError(f"--celex {self.act!r} is not a CELEX number (e.g. 32024R1689)")
+        if self.status is not None and self.status not in STATUSES:
+            raise ConfigError(f"--status {self.status!r} is not one of {', '.join(STATUSES)}")
 
 
 def _is_html(data: bytes) -> bool:
@@ -51,7 +73,7 @@ def read_document(path: Path, overrides: Overrides = Overrides()) -> tuple[Parse
             "binding": overrides.binding}
     if path.is_dir():
         files = formex_files_from_dir(path)
-        return parse_formex(files, path, **meta), package_sha256(files)
+        return _whole(parse_formex(files, path, **meta), path), package_sha256(files)
     try:
         data = path.read_bytes()
     except OSError as e:
@@ -59,7 +81,7 @@ def read_document(path: Path, overrides: Overrides = Overrides()) -> tuple[Parse
     if data[:2] == b"PK":
         files = formex_files_from_zip(data, path)
         # Same hash as the folder and as a fetched zip: a refresh and a local ingest agree.
-        return parse_formex(files, path, **meta), package_sha256(files)
+        return _whole(parse_formex(files, path, **meta), path), package_sha256(files)
     if not data.strip():
         raise ParseError(path, "byte 0", "the file is empty")
     sha = hashlib.sha256(data).hexdigest()
@@ -68,11 +90,21 @@ def read_document(path: Path, overrides: Overrides = Overrides()) -> tuple[Parse
         raise ParseError(path, f"byte {at}", "NUL bytes in the text: wrong encoding (UTF-16?) or not a text file")
     if _is_html(data):
         root = read_html(data, path)
-        return HTML_PARSERS[detect_html_format(root, path)](root, path, **meta), sha
+        fmt = detect_html_format(root, path)
+        parsed = HTML_PARSERS[fmt](root, path, **meta)
+        check_document_end(data, path)
+        check_final_provisions(root, fmt, path)
+        return _whole(parsed, path), sha
     if not data.lstrip()[:1] == b"<":
         raise FormatNotRecognised(path, ["(X)HTML", "Formex XML", "Formex zip"], found="no markup at all")
     detect_xml_format(read_xml(data, path), path)
-    return parse_formex({path.name: data}, path, **meta), sha
+    return _whole(parse_formex({path.name: data}, path, **meta), path), sha
+
+
+def _whole(parsed: ParsedAct, path: Path) -> ParsedAct:
+    """The checks every format gets (a truncated Formex file is already not well-formed XML)."""
+    check_sequences(parsed, path)
+    return parsed
 
 
 def ingest_document(
@@ -81,12 +113,28 @@ def ingest_document(
     overrides: Overrides = Overrides(),
     source: Source | None = None,
     progress: Callable[[int, int], None] | None = None,
+    check: Callable[[ParsedAct], None] | None = None,
 ) -> StoreResult:
+    """Parse, check (completeness, no loss against the stored version, `check` if given) and store."""
     parsed, sha = read_document(path, overrides)
+    if check is not None:
+        check(parsed)
+    return _store(catalog, parsed, sha, path, overrides, source, progress)
+
+
+def _store(catalog: Catalog, parsed: ParsedAct, sha: str, path: Path, overrides: Overrides,
+           source: Source | None = None, progress: Callable[[int, int], None] | None = None) -> StoreResult:
+    """Store a parsed document: the overrides applied, and never with fewer units than the stored version
+    unless `overrides.replace` says so (then the action is "replaced" and the loss is listed)."""
     if not overrides.binding and parsed.binding:
         parsed = dataclasses.replace(parsed, binding=False, doc_kind="guidance")
     src = source or Source(location=str(path.resolve()), sha256=sha)
-    return catalog.store(
+    lost: set[str] = set()
+    stored = [v for v in catalog.versions(parsed.act) if (v.version, v.language) == (parsed.version, parsed.language)]
+    if stored and stored[0].sha256 != sha:
+        ids = {r.unit.unit for r in catalog.records(parsed.act, parsed.language) if r.unit.version == parsed.version}
+        lost = check_not_shrinking(parsed, ids, path, replace=overrides.replace)
+    result = catalog.store(
         parsed,
         src,
         status=overrides.status,
@@ -94,6 +142,7 @@ def ingest_document(
         access_tags=overrides.access_tags,
         progress=progress,
     )
+    return dataclasses.replace(result, action="replaced", lost=tuple(sorted(lost))) if lost else result
 
 
 def _documents(paths: Iterable[Path]) -> list[Path]:
@@ -197,11 +246,8 @@ def ingest_batch(
             chosen[key] = (act, sha, doc)
     seen: set[tuple[str, str, str]] = set()
     for act, sha, doc in sorted(chosen.values(), key=lambda t: (t[0].version, t[0].act, t[0].language)):
-        if not overrides.binding and act.binding:
-            act = dataclasses.replace(act, binding=False, doc_kind="guidance")
         try:
-            r = catalog.store(act, Source(location=str(doc.resolve()), sha256=sha), status=overrides.status,
-                              valid_from=overrides.valid_from, access_tags=overrides.access_tags)
+            r = _store(catalog, act, sha, doc, overrides)
         except LexciteError as e:
             out.append(Outcome(doc, "failed", note=str(e)))
             continue

@@ -35,6 +35,7 @@ from pathlib import Path
 
 from lxml import etree, html
 
+from lexcite.celex import doc_kind
 from lexcite.contract import ParsedAct, is_celex
 from lexcite.errors import FormatNotRecognised, ParseError
 from lexcite.ingest._labels import (
@@ -74,7 +75,6 @@ _ARROW_LABEL = re.compile(r"^\s*►?\s*(?P<tag>[A-Z])\s*(?P<no>\d*)\s*$")
 _FLAT_LABEL = re.compile(r"^\(?[0-9A-Za-z]{1,4}(?:\.[0-9A-Za-z]{1,3})*[.)]$")
 # "ANNEX III", "BIJLAGE", "ANHANG 2": an upper-case word and a number; subtitles are ordinary text.
 _ANNEX_HEADING = re.compile(r"^[^\W\d_a-z]{4,}(?:\s+(?:[IVXLC]+|\d+))?$")
-_DOC_KIND = {"R": "regulation", "L": "directive", "D": "decision"}
 
 
 def _has(el: etree._Element, cls: str) -> bool:
@@ -688,7 +688,7 @@ def parse_consolidated(
         format="consolidated",
         title=f"{title} (consolidated {cons_celex})" if title else f"consolidated {cons_celex}",
         units=units,
-        doc_kind=_DOC_KIND.get(base[5:6], "regulation"),
+        doc_kind=doc_kind(base),
         binding=binding,
         source_url=eurlex_link(cons_celex, lang),
         modified_by=_modifiers(doc, body),

@@ -30,6 +30,8 @@ from pathlib import Path, PurePosixPath
 
 from lxml import etree
 
+from lexcite.celex import LEGAL_VALUES, TYPE_LETTERS, kind_of_word
+from lexcite.celex import doc_kind as celex_doc_kind
 from lexcite.contract import ParsedAct
 from lexcite.errors import FormatNotRecognised, ParseError
 from lexcite.ingest._labels import (
@@ -73,14 +75,6 @@ _TOC = re.compile(r"\.toc(?:\.fmx)?\.xml$", re.IGNORECASE)
 _LOOKED_FOR = ["<DOC> manifest", "<ACT> or <CONS.ACT> root", "<ARTICLE>"]
 FORMAT = "formex"
 CONSOLIDATED_FORMAT = "formex_consolidated"
-# LEGAL.VALUE prefix -> (CELEX type letter, doc_kind)
-_LEGAL_VALUE = {"REG": ("R", "regulation"), "DIR": ("L", "directive"), "DEC": ("D", "decision")}
-_TITLE_WORD = {
-    "R": ("regulation", "verordening", "règlement", "verordnung", "regolamento", "reglamento"),
-    "L": ("directive", "richtlijn", "richtlinie", "direttiva", "directiva"),
-    "D": ("decision", "besluit", "décision", "beschluss", "decisione", "decisión"),
-}
-_DOC_KIND = {"R": "regulation", "L": "directive", "D": "decision"}
 _SPACED = ("NO.PARAG", "NO.P", "CELL", "ROW", "TI.ART", "STI.ART", "TI", "STI", "VISA", "CONSID")
 # Labelled items inside these are text of the enclosing unit: quotations, recitals, notes, and table
 # cells (the OJ renders a table's numbered cells as data, never as points: 2024/2981 Annex I).
@@ -478,14 +472,11 @@ def _iso(value: str | None) -> str | None:
 
 def _celex_type(legal_value: str, title: str) -> str | None:
     lv = legal_value.upper()
-    for prefix, (letter, _kind) in _LEGAL_VALUE.items():
+    for prefix, letter in LEGAL_VALUES.items():
         if lv.startswith(prefix):
             return letter
-    first = title.split()[0].lower() if title.split() else ""
-    for letter, words in _TITLE_WORD.items():
-        if first in words:
-            return letter
-    return None
+    kind = kind_of_word(title.split()[0]) if title.split() else None
+    return TYPE_LETTERS[kind] if kind else None
 
 
 def _detect_celex(main: etree._Element, manifest: etree._Element | None, title: str) -> str | None:
@@ -584,6 +575,11 @@ def parse_formex(
         missing = [f for f in order if f not in files]
         if missing:
             raise ParseError(path, manifests[0], f"the manifest lists {', '.join(missing)}, not in the package")
+        # A damaged entry (its name no longer .xml) would otherwise drop that annex without a word.
+        bad = [r.get("FILE") or "" for r in manifest.iter("REF.PHYS") if r.get("TYPE") == "DOC.XML"
+               and not (r.get("FILE") or "").lower().endswith(".xml")]
+        if bad:
+            raise ParseError(path, manifests[0], f"the manifest lists {', '.join(map(repr, bad))}, not an XML file")
         roots = [(name, _read(files, name, path)) for name in order]
     else:
         candidates = [n for n in xml_names if not _TOC.search(n)]
@@ -642,7 +638,7 @@ def parse_formex(
     celex = act or _detect_celex(main, manifest, title)
     if not celex:
         raise ParseError(_where(path, main_name), "BIB.INSTANCE/NO.DOC", "cannot tell the CELEX number; pass act=")
-    doc_kind = _DOC_KIND.get(celex[5:6], "regulation")
+    doc_kind = celex_doc_kind(celex)
 
     articles = [a for a in main.iter("ARTICLE") if not _inside(a, ("QUOT.S",))]
     if not articles:
@@ -758,7 +754,7 @@ def _parse_consolidated(
         format=CONSOLIDATED_FORMAT,
         title=title,
         units=col.units(),
-        doc_kind=_DOC_KIND.get(celex[5:6], "regulation"),
+        doc_kind=celex_doc_kind(celex),
         binding=binding,
         source_url=eurlex_link(f"0{celex[1:]}-{ver.replace('-', '')}", lang),
         modified_by=modified_by,

@@ -8,8 +8,8 @@ format) or `p.normal` starting "(a) "; recitals are "(1)" tables or `p.normal`
 starts at a `doc-ti` "ANNEX …". The ids are those of the OJ format
 (`rct_N`, `art_N.par_M.pnt_x`, `anx_I.sct_A.pnt_1`).
 
-The same reader handles `oj-` documents laid out flat (no ELI divs): `parse_oj`
-hands them here with prefix "oj-".
+The same reader handles `oj-` documents laid out flat (no ELI divs), detected as the format
+"oj_flat" (`parse_oj_flat`, prefix "oj-"); they are stored as format "oj".
 
 Quoted text of amending acts (a run of blocks opened by ‘ after an instruction
 ending with ':' and closed by ’) never starts an article, paragraph or point.
@@ -27,11 +27,10 @@ from lxml import etree
 
 from lexcite.contract import ParsedAct
 from lexcite.errors import FormatNotRecognised, ParseError
+from lexcite.ingest._labels import RECITAL_WORD, display_label
 from lexcite.ingest._markup import classes, eurlex_link, norm_space, text_of
-from lexcite.ingest._units import UnitCollector
-from lexcite.ingest.parse_oj import (
-    _ANNEX_WORDS,
-    _RECITAL_WORD,
+from lexcite.ingest._oj import (
+    ANNEX_WORDS,
     OPEN_QUOTES,
     AnnexBuilder,
     Node,
@@ -41,7 +40,6 @@ from lexcite.ingest.parse_oj import (
     check_sequence,
     closes_quote,
     detect_meta,
-    display_label,
     emit,
     label_segment,
     opens_quote,
@@ -49,8 +47,10 @@ from lexcite.ingest.parse_oj import (
     table_rows,
     take_notes,
 )
+from lexcite.ingest._units import UnitCollector
+from lexcite.ingest.parse_oj import FORMAT as OJ_FORMAT
 
-__all__ = ["parse_oj_old", "parse_flat"]
+__all__ = ["parse_oj_old", "parse_oj_flat", "parse_flat"]
 
 FORMAT = "oj_old"
 
@@ -248,10 +248,10 @@ class _FlatParser:
             quotes.feed(b)
             if b.has(self.cls("doc-ti")) and not b.quoted:
                 first = norm_space(b.text).split(" ")[0]
-                if first in _ANNEX_WORDS and state not in ("start", "title"):
+                if first in ANNEX_WORDS and state not in ("start", "title"):
                     annexes.append(_Annex([b]))
                     while i < len(blocks) and blocks[i].has(self.cls("doc-ti")) and \
-                            norm_space(blocks[i].text).split(" ")[0] not in _ANNEX_WORDS:
+                            norm_space(blocks[i].text).split(" ")[0] not in ANNEX_WORDS:
                         annexes[-1].titles.append(blocks[i])
                         i += 1
                     state = "annex"
@@ -357,7 +357,7 @@ def parse_flat(
 
 
 def _recitals(preamble: list[FBlock], texts: Texts, lang: str) -> list[Node]:
-    word = _RECITAL_WORD.get(lang, "Recital")
+    word = RECITAL_WORD.get(lang, "Recital")
     out: list[Node] = []
     current: list[etree._Element] = []
     first_text = ""
@@ -438,6 +438,18 @@ def _elements(blocks: list[FBlock]) -> Iterator[etree._Element]:
                 seen.add(table)
                 el = table
         yield el
+
+
+def parse_oj_flat(
+    root: etree._Element,
+    path: Path,
+    act: str | None = None,
+    version: str | None = None,
+    language: str | None = None,
+    binding: bool = True,
+) -> ParsedAct:
+    """Parse an act in `oj-` classes laid out flat, without ELI divs (stored as format "oj")."""
+    return parse_flat(root, path, "oj-", OJ_FORMAT, act, version, language, binding)
 
 
 def parse_oj_old(

@@ -8,22 +8,28 @@ fault halfway leaves every earlier document stored and nothing half-written.
 
 from __future__ import annotations
 
+import time
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from lexcite import config
 from lexcite.catalog import Catalog, Source, StoreResult
-from lexcite.errors import ConfigError, LexciteError
+from lexcite.contract import ParsedAct
+from lexcite.errors import ConfigError, FetchError, LexciteError
 from lexcite.ingest.apply_amendments import update_amendments
 from lexcite.ingest.fetch import CellarClient
 from lexcite.ingest.load import Overrides, ingest_document
 from lexcite.ingest.sparql import SparqlClient
 
-__all__ = ["RefreshItem", "RefreshReport", "load_acts", "refresh", "ACTS_FILE"]
+__all__ = ["RefreshItem", "RefreshReport", "TrackedAct", "load_acts", "refresh", "ACTS_FILE", "FORMATS"]
 
 ACTS_FILE = Path(__file__).resolve().parent.parent.parent / "data" / "acts.toml"
+# In this order: the XHTML first (the amendment reader needs it), Formex where Cellar has nothing else
+# (the Cybersecurity Act, the consolidated eIDAS and AI Act texts).
+FORMATS = ("xhtml", "html", "fmx4")
 
 
 @dataclass(frozen=True)
@@ -60,8 +66,16 @@ class RefreshReport:
         return [i for i in self.items if i.action in ("new", "updated")]
 
 
-def load_acts(path: Path = ACTS_FILE) -> list[tuple[str, tuple[str, ...]]]:
-    """The acts to keep current: [(celex, languages)] from data/acts.toml."""
+class TrackedAct(NamedTuple):
+    """One `[[act]]` of data/acts.toml."""
+
+    celex: str
+    languages: tuple[str, ...]
+    consolidated_only: bool = False  # fetch its consolidated versions and amending acts, not the OJ text
+
+
+def load_acts(path: Path = ACTS_FILE) -> list[TrackedAct]:
+    """The acts to keep current, from data/acts.toml."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as e:
@@ -70,8 +84,32 @@ def load_acts(path: Path = ACTS_FILE) -> list[tuple[str, tuple[str, ...]]]:
     for n, entry in enumerate(data.get("act", []), start=1):
         if "celex" not in entry:
             raise ConfigError(f"{path}: [[act]] number {n} has no celex")
-        acts.append((entry["celex"], tuple(entry.get("languages", ["en"]))))
+        only = entry.get("consolidated_only", False)
+        if not isinstance(only, bool):
+            raise ConfigError(f"{path}: [[act]] {entry['celex']}: consolidated_only must be true or false")
+        acts.append(TrackedAct(entry["celex"], tuple(entry.get("languages", ["en"])), only))
     return acts
+
+
+def _expected(celex: str) -> tuple[str, str | None]:
+    """The act and version a CELEX names: a consolidated '02024R1689-20240712' is 32024R1689@2024-07-12."""
+    base, _, day = celex.partition("-")
+    if base.startswith("0") and len(day) == 8:
+        return "3" + base[1:], f"{day[:4]}-{day[4:6]}-{day[6:]}"
+    return celex, None
+
+
+def _is_the_one_asked_for(celex: str, language: str, url: str) -> Callable[[ParsedAct], None]:
+    """A fetched document is stored only if it is the act, version and language asked for (invariant 6)."""
+    act, version = _expected(celex)
+
+    def check(parsed: ParsedAct) -> None:
+        got, want = (parsed.act, parsed.language), (act, language)
+        if got != want or (version and parsed.version != version):
+            raise FetchError(url, f"asked for {celex} [{language}], the document is {parsed.act}@{parsed.version} "
+                             f"[{parsed.language}]")
+
+    return check
 
 
 def _fetch_and_store(catalog: Catalog, cellar: CellarClient, celex: str, language: str, role: str,
@@ -79,7 +117,7 @@ def _fetch_and_store(catalog: Catalog, cellar: CellarClient, celex: str, languag
     key = f"{celex}/{language}"
     last = catalog.last_fetch(key)
     fetched = cellar.fetch(
-        celex, language,
+        celex, language, FORMATS,
         etag=last.etag if last else None,
         last_modified=last.last_modified if last else None,
     )
@@ -88,8 +126,14 @@ def _fetch_and_store(catalog: Catalog, cellar: CellarClient, celex: str, languag
     source = Source(location=fetched.final_url, sha256=fetched.sha256, raw_path=str(fetched.path),
                     etag=fetched.etag, last_modified=fetched.last_modified, headers=fetched.headers,
                     fetched_at=fetched.fetched_at)
-    result = ingest_document(catalog, fetched.path, Overrides(language=language, valid_from=valid_from),
-                             source=source)
+    try:
+        result = ingest_document(catalog, fetched.path, Overrides(valid_from=valid_from), source=source,
+                                 check=_is_the_one_asked_for(celex, language, fetched.final_url))
+    except LexciteError:
+        # "Nothing was stored" holds for the raw cache too, unless a stored version is these very bytes.
+        if not any(v.sha256 == fetched.sha256 for v in catalog.versions()):
+            fetched.path.unlink(missing_ok=True)
+        raise
     # Only a stored document counts as fetched: a failed parse is retried next time.
     catalog.record_fetch(key, fetched.final_url, fetched.etag, fetched.last_modified, fetched.sha256,
                          fetched.fetched_at)
@@ -109,16 +153,21 @@ def refresh(
     languages: tuple[str, ...] | None = None,
     cellar: CellarClient | None = None,
     sparql: SparqlClient | None = None,
+    deadline_s: float | None = None,
     progress: Callable[[str, int], None] | None = None,
 ) -> RefreshReport:
     """Fetch each act, its consolidated versions and its amending acts; ingest what changed.
 
-    `progress(what, n)` is told each document before it is fetched, with how many have been begun."""
+    Everything is fetched within `deadline_s` (default LEXCITE_REFRESH_DEADLINE); what is left when it
+    passes is reported failed, to be fetched by the next refresh. `progress(what, n)` is told each
+    document before it is fetched, with how many have been begun.
+    """
     cellar = cellar or CellarClient()
     sparql = sparql or SparqlClient()
-    targets = [(c, languages or ("en",)) for c in celexes] if celexes else load_acts()
+    cellar.deadline = sparql.deadline = time.monotonic() + (deadline_s or config.refresh_deadline_s())
+    targets = [TrackedAct(c, languages or ("en",)) for c in celexes] if celexes else load_acts()
     if languages and not celexes:
-        targets = [(c, languages) for c, _ in targets]
+        targets = [t._replace(languages=languages) for t in targets]
     report = RefreshReport()
     seen: set[tuple[str, str]] = set()
 
@@ -131,9 +180,10 @@ def refresh(
         _guarded(report, celex, lang, role,
                  lambda: _fetch_and_store(catalog, cellar, celex, lang, role, valid_from))
 
-    for celex, langs in targets:
+    for celex, langs, consolidated_only in targets:
         for lang in langs:
-            once(celex, lang, "act")
+            if not consolidated_only:
+                once(celex, lang, "act")
         try:
             consolidated = sparql.consolidated_versions(celex)
             amending = sparql.amending_acts(celex)

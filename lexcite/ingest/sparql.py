@@ -95,6 +95,7 @@ class SparqlClient:
             timeout=timeout, connect_timeout=connect_timeout, retries=retries, backoff_factor=backoff_factor
         )
         self._throttle = Throttle(throttle_s)
+        self.deadline: float | None = None  # time.monotonic() after which no request starts
 
     def consolidated_versions(self, celex: str) -> list[ConsolidatedVersion]:
         """Consolidated versions of a base act, oldest first."""
@@ -118,6 +119,7 @@ class SparqlClient:
             "POST",
             self.endpoint,
             {"Accept": "application/sparql-results+json"},
+            deadline=self.deadline,
             fields={"query": query},
             encode_multipart=False,
         )

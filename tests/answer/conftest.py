@@ -23,6 +23,13 @@ def _load(name: str, path: Path):
 
 fake_anthropic = _load("fake_anthropic", _HERE.parent / "fake_anthropic.py")
 helpers = _load("answer_helpers", _HERE / "helpers.py")
+real_units = _load("real_units", _HERE / "real_units.py")
+
+
+@pytest.fixture(scope="session")
+def units(corpus, tmp_path_factory):
+    """Real AI Act and GDPR units (tests/answer/real_units.py), parsed once per session."""
+    return real_units.Units(corpus, tmp_path_factory.mktemp("real-units"))
 
 
 @pytest.fixture

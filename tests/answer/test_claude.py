@@ -210,3 +210,66 @@ def test_effort_and_temperature_are_sent_only_when_asked(claude_env, fixed):
     gen.generate(FINE_Q, build_evidence(fixed.search(FINE_Q)))
     body = claude_env.requests[-1]["body"]
     assert body["output_config"] == {"effort": "low"} and body["temperature"] == 0.0
+
+
+ART_99_3_TEXT = ("3. Non-compliance with the prohibition of the AI practices referred to in Article 5 shall be subject "
+                 "to administrative fines of up to EUR 35 000 000 or, if the offender is an undertaking, up to 7 % of "
+                 "its total worldwide annual turnover for the preceding financial year, whichever is higher.")
+ART_99_4_TEXT = ("4. Non-compliance with any of the following provisions related to operators or notified bodies, "
+                 "other than those laid down in Articles 5, shall be subject to administrative fines of up to "
+                 "EUR 15 000 000 or, if the offender is an undertaking, up to 3 % of its total worldwide annual "
+                 "turnover for the preceding financial year, whichever is higher.")
+
+
+@pytest.fixture
+def two_paragraphs(catalog):
+    """Two paragraphs of one article, each with its own fine (the text of Article 99(3) and (4) of the AI Act)."""
+    from answer_helpers import _units
+
+    from lexcite.contract import ParsedAct
+
+    act = "32025R0888"
+    spec = [("art_99", "article", "Article 99 — Penalties", f"{ART_99_3_TEXT} {ART_99_4_TEXT}", None),
+            ("art_99.par_3", "paragraph", "Article 99(3)", ART_99_3_TEXT, "art_99"),
+            ("art_99.par_4", "paragraph", "Article 99(4)", ART_99_4_TEXT, "art_99")]
+    store(catalog, ParsedAct(act, "2025-01-01", "en", "oj", "Regulation (EU) 2025/888 (test)",
+                             _units(act, "2025-01-01", spec)))
+    return FixedSearcher(catalog, [f"{act}@2025-01-01#art_99.par_3", f"{act}@2025-01-01#art_99.par_4"])
+
+
+class TestParagraphsAndModelRefusals:
+    Q = "What fine does an operator face for breaching its obligations?"
+
+    def test_sources_are_named_by_their_paragraph(self, claude_env, two_paragraphs):
+        claude_env.queue(text("An operator can be fined up to EUR 15 000 000. [S2]"))
+        a = run(two_paragraphs, self.Q)
+        assert not a.refused, a.refusal_reason
+        user = claude_env.requests[-1]["body"]["messages"][0]["content"]
+        assert 'ref="32025R0888@2025-01-01#art_99.par_4"' in user and 'ref="32025R0888@2025-01-01#art_99.par_3"' in user
+        assert a.cited() == (CitationRef.parse("32025R0888@2025-01-01#art_99.par_4"),)
+
+    def test_the_wrong_paragraph_of_the_right_article_is_refused(self, claude_env, two_paragraphs):
+        # The 15 000 000 of paragraph 4, cited to paragraph 3 (which says 35 000 000).
+        claude_env.queue(text("An operator can be fined up to EUR 15 000 000. [S1]"))
+        a = run(two_paragraphs, self.Q)
+        assert a.refused and not a.sentences and "verification_failed" in a.flags
+        assert "does not appear in the text it cites" in a.refusal_reason
+        assert [v.ok for v in a.verdicts] == [False]
+
+    @pytest.mark.parametrize("reply", [
+        f"{REFUSAL}\nThe provisions do not say how much a notified body charges for a certification.",
+        "The provisions do not say how much a notified body charges for a certification.",
+    ])
+    def test_a_model_refusal_becomes_the_refusal_with_the_models_reason(self, claude_env, two_paragraphs, reply):
+        claude_env.queue(text(reply))
+        a = run(two_paragraphs, "How much does a notified body charge to certify a system?")
+        assert a.refused and a.text == REFUSAL and not a.sentences
+        assert "generator_refused" in a.flags and "generator_said_no" in a.flags
+        assert a.refusal_reason == (f"{REFUSAL} The generator found no answer in the admitted evidence: the provisions "
+                                    "do not say how much a notified body charges for a certification.")
+
+    def test_a_model_reason_that_states_a_value_is_not_repeated(self, claude_env, two_paragraphs):
+        claude_env.queue(text(f"{REFUSAL}\nIn practice notified bodies charge about EUR 20 000."))
+        a = run(two_paragraphs, "How much does a notified body charge to certify a system?")
+        assert a.refused and a.refusal_reason == f"{REFUSAL} The generator found no answer in the admitted evidence."
+        assert "20 000" not in json.dumps(a.to_dict()["refusal_reason"])

@@ -110,9 +110,9 @@ class TestRealActs:
                     Perimeter(include_superseded=True), generator="extractive", searcher=FixedSearcher(c, refs))
         assert not a.refused, a.refusal_reason
         (c,) = a.conflicts
-        assert dict((r, v) for v, r in c.values) == {refs[0]: "2 August 2027", refs[1]: "2 August 2028",
+        assert {str(r): v for v, r in c.values} == {refs[0]: "2 August 2027", refs[1]: "2 August 2028",
                                                    refs[2]: "2 August 2028"}
-        assert c.prevails in (refs[1], refs[2])
+        assert str(c.prevails) in (refs[1], refs[2])
         assert "2 August 2027" in a.text and "2 August 2028" in a.text and "prevails" in a.text
 
     def test_the_index_admits_the_amended_provision_for_a_date_question(self, home):
@@ -126,10 +126,10 @@ class TestRealActs:
         a = answer("What administrative fines can be imposed for infringements, as a percentage of the total "
                    "worldwide annual turnover?", p)
         assert all(e.ref.act == AI for e in a.evidence)
-        assert all(r.act == AI for r in a.cited())
+        assert a.cited() and all(r.act == AI for r in a.cited())
         b = answer("What administrative fines can be imposed for infringements, as a percentage of the total "
                    "worldwide annual turnover?", Perimeter(acts=(GDPR,)))
-        assert all(e.ref.act == GDPR for e in b.evidence) and all(r.act == GDPR for r in b.cited())
+        assert b.cited() and all(e.ref.act == GDPR for e in b.evidence) and all(r.act == GDPR for r in b.cited())
 
     def test_after_a_newer_version_is_ingested_the_answer_uses_it_and_stops_citing_the_old(self, home, corpus):
         q = "Which data must a person identification data set contain about the natural person?"
@@ -143,4 +143,4 @@ class TestRealActs:
         after = answer(q, p)
         assert not after.refused, after.refusal_reason
         assert {r.version for r in after.cited()} == {"2026-06-01"}
-        assert all(e.ref.version == "2026-06-01" for e in after.evidence)
+        assert after.evidence and all(e.ref.version == "2026-06-01" for e in after.evidence)

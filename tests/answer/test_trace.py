@@ -50,7 +50,7 @@ class TestWhatIsRecorded:
         assert doc["ranked"] and doc["ranked"][0]["admitted"] == 1
         assert t["threshold"] == 0.25
         assert [e["sid"] for e in doc["evidence"]] == [e.sid for e in answered.evidence]
-        assert all(len(e["text_sha256"]) == 64 and e["text"] for e in doc["evidence"])
+        assert doc["evidence"] and all(len(e["text_sha256"]) == 64 and e["text"] for e in doc["evidence"])
         assert t["prompt"] and t["raw_output"].endswith("[S1]")
         assert [v["ok"] for v in doc["verdicts"]] == [True]
         assert t["answer"]["answer"] == answered.text and not t["refused"]
@@ -69,8 +69,9 @@ class TestWhatIsRecorded:
         t = doc["trace"]
         assert t["question"] is None and len(t["question_sha256"]) == 64
         assert t["prompt"] is None and t["raw_output"] is None
-        assert all(e["text"] is None and e["title"] is None and e["text_sha256"] for e in doc["evidence"])
-        assert all(v["sentence"] is None for v in doc["verdicts"])
+        assert doc["evidence"] and all(e["text"] is None and e["title"] is None and e["text_sha256"]
+                                       for e in doc["evidence"])
+        assert doc["verdicts"] and all(v["sentence"] is None for v in doc["verdicts"])
         assert t["answer"]["answer"] is None and all(s["text"] is None for s in t["answer"]["sentences"])
         assert "no_text" in t["flags"]
         raw = sqlite3.connect(TraceStore().path).execute("SELECT * FROM traces").fetchall()

@@ -82,8 +82,9 @@ def stub_ask(question, perimeter, k=6, generator=None, searcher=None, trace=True
             CitedSentence("The fine is 35 million.", (c.ref,))))
     if question == QUESTIONS[1]["question"]:
         return Answer(question=question, refused=True, refusal_reason="below threshold", perimeter=perimeter,
-                      conflicts=(Conflict("date", (("2 August 2026", f"{A}@{V}#art_113"),
-                                                   ("2 December 2027", f"{OMNI}@2026-07-24#art_1.pnt_40")),
+                      conflicts=(Conflict("date", (("2 August 2026", CitationRef.parse(f"{A}@{V}#art_113")),
+                                                   ("2 December 2027",
+                                                    CitationRef.parse(f"{OMNI}@2026-07-24#art_1.pnt_40"))),
                                           None, "diverge"),))
     return Answer(question=question, refused=True, refusal_reason="below threshold", perimeter=perimeter)
 

@@ -111,7 +111,8 @@ class TestConflict:
         assert am.conflict_both_shown(answer(("A.", [R])), self.Q) is False
 
     def test_a_side_named_in_answer_conflicts_counts(self):
-        c = Conflict("date", (("2 August 2026", R), ("2 December 2027", f"{OMNI}@2026-07-24#art_1.pnt_40")), None, "")
+        c = Conflict("date", (("2 August 2026", CitationRef.parse(R)),
+                             ("2 December 2027", CitationRef.parse(f"{OMNI}@2026-07-24#art_1.pnt_40"))), None, "")
         assert am.conflict_both_shown(Answer(question="Q?", refused=True, conflicts=(c,)), self.Q) is True
 
     def test_not_measured_outside_conflict_questions(self):
@@ -133,3 +134,34 @@ def test_superseded_unit_cited_as_current_is_counted_unless_asked_for():
 ])
 def test_first_sentence_of_a_unit(text, first):
     assert first_sentence(text) == first
+
+
+class TestReferenceCorrectness:
+    """ref_exact: a cited unit on an expected branch; ref_loose: in an expected article/annex."""
+
+    P2 = f"{AI}@2024-07-12#art_6.par_2"
+
+    @pytest.mark.parametrize("cited, exact, loose", [
+        (f"{AI}@2024-07-12#art_6.par_2", True, True),
+        (f"{AI}@2024-07-12#art_6.par_2.pnt_a", True, True),  # below the expected paragraph
+        (f"{AI}@2024-07-12#art_6", True, True),  # above it: its text holds the paragraph
+        (f"{AI}@2024-07-12#art_6.par_3", False, True),  # a neighbour: right article, wrong paragraph
+        (f"{AI}@2024-07-12#art_7.par_2", False, False),
+        (f"{OMNI}@2026-07-27#art_6.par_2", False, False),  # same ids, another act
+    ])
+    def test_branch_and_article(self, cited, exact, loose):
+        q = question(expected=[f"{AI}#art_6.par_2"])
+        a = answer(("S.", [cited]))
+        assert (am.ref_exact(a, q), am.ref_loose(a, q)) == (exact, loose)
+
+    def test_any_cited_unit_on_any_expected_one_counts(self):
+        q = question(behavior="conflict", expected=[f"{AI}#art_113", f"{OMNI}#art_1.pnt_40"])
+        a = answer(("S.", [f"{AI}@2024-07-12#art_5.par_1"]), ("T.", [f"{OMNI}@2026-07-27#art_1.pnt_40"]))
+        assert am.ref_exact(a, q) is True
+
+    def test_a_refusal_of_an_answerable_question_scores_false_and_abstain_questions_are_not_measured(self):
+        refused = Answer(question="Q?", refused=True)
+        assert am.ref_exact(refused, question(expected=[f"{AI}#art_6"])) is False
+        assert am.ref_loose(refused, question(expected=[f"{AI}#art_6"])) is False
+        assert am.ref_exact(answer(("S.", [R])), question(behavior="abstain")) is None
+        assert am.ref_loose(answer(("S.", [R])), question()) is None  # no expected unit: anchors only

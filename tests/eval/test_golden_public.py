@@ -19,8 +19,12 @@ from lexcite.eval.golden import default_golden_path, load_golden
 from lexcite.eval.metrics import contains
 from lexcite.ingest.load import ingest_paths
 
-# The acts the golden set asks about, as raw files of the shared corpus (English OJ texts).
-FILES = ("32024R1689.oj.xhtml", "32016R0679.oj.html", "32026R1744.oj.xhtml")
+# The acts the golden set asks about, as raw files of the shared corpus: the three-act set (English
+# OJ texts) and the other acts of data/acts.toml that the cross-act questions (cx…) ask about.
+FILES = ("32024R1689.oj.xhtml", "32016R0679.oj.html", "32026R1744.oj.xhtml",
+         "32022R2065.oj.xhtml", "32022R1925.oj.xhtml", "32023R2854.oj.xhtml", "32022R0868.oj.xhtml",
+         "fmx4/32019R0881", "fmx4/02014R0910-20241018", "02002L0058-20091219.consolidated.en.html",
+         "32024R2981.oj.html")
 
 QUESTIONS = load_golden(default_golden_path())
 ANSWERABLE = [q for q in QUESTIONS if q.answerable]

@@ -23,7 +23,7 @@ def test_report_writes_markdown_and_pngs_from_result_files(golden_file, stub_sea
     assert hits.read_bytes()[:8] == PNG and scores.read_bytes()[:8] == PNG
     text = md.read_text(encoding="utf-8")
     assert "| bm25 | 0.500 | 0.250 | 0.500 | 0.307 |" in text  # the ablation row, from summary.json
-    assert "| lexcite | 0.250 | 1.000 | 0.500 |" in text and "| retrieval_only | 0.500 |" in text
+    assert "| lexcite | 0.250 | 0.500 | 0.500 | 1.000 | 0.500 |" in text and "| retrieval_only | 0.500 |" in text
     assert "ANTHROPIC_API_KEY not set" in text
     assert "![hit@k per stage](hit_at_k.png)" in text and "(scores.png)" in text
     assert "### By category" in text and "| prohibition | 1 |" in text

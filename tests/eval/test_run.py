@@ -43,7 +43,7 @@ pytestmark = pytest.mark.unit
 ABLATION = {"bm25": "bm25", "full": "full"}
 JSON_KEYS = {"n", "hit@k", "recall@k", "mrr", "ndcg@k", "abstain_correct", "abstain_wrong", "by_category",
              "by_post_cutoff", "ablation", "key_facts", "citation_valid", "citation_support", "refusal_rate",
-             "abstain_precision", "abstain_recall", "conflict_both_shown", "superseded_cited"}
+             "abstain_precision", "abstain_recall", "conflict_both_shown", "superseded_cited", "ref_exact", "ref_loose"}
 
 
 @pytest.fixture
@@ -78,6 +78,8 @@ def test_answer_numbers_match_the_hand_computation(result):
     assert s["refusal_rate"] == pytest.approx(2 / 3)
     assert (s["abstain_precision"], s["abstain_recall"]) == (0.5, 1.0)
     assert (s["conflict_both_shown"], s["superseded_cited"]) == (1.0, 0)
+    # q1 cites art_5.par_1.pnt_a (on the expected art_5 branch); q2, answerable, was refused
+    assert (s["ref_exact"], s["ref_loose"]) == (0.5, 0.5)
 
 
 def test_retrieval_only_baseline_is_measured_in_the_same_run(result):

@@ -148,7 +148,7 @@ def test_a_second_embedder_reranker_gets_its_own_vectors_at_index_time(home):
             r = s.search("How long must deployers keep the logs?", Perimeter(acts=(AI,)),
                          stages=ABLATION["+rerank"])
         assert r.ranked[0].ref.unit == "art_2.par_2"
-        assert all("rerank" in c.stage_scores for c in r.ranked)
+        assert r.ranked and all("rerank" in c.stage_scores for c in r.ranked)
 
 
 def test_the_default_reranker_reuses_the_dense_vectors(home):

@@ -112,7 +112,7 @@ class TestCalibration:
             answer = s.search(DEV[0]["question"], Perimeter())
             off_topic = s.search(DEV[3]["question"], Perimeter())
         assert answer.threshold is not None and not answer.abstained
-        assert all(c.score >= answer.threshold for c in answer.admitted)
+        assert answer.admitted and all(c.score >= answer.threshold for c in answer.admitted)
         assert off_topic.abstained and not off_topic.admitted
         assert any("below the threshold" in why for _, why in off_topic.discarded)
 

@@ -63,7 +63,7 @@ class TestPerimeterBeforeRanking:
         inside = searcher.search(q, Perimeter(acts=(AI,)), stages=NO_THRESHOLD)
         refs = [c.ref for c in inside.ranked] + [h.ref for hits in inside.stage_hits.values() for h in hits]
         assert refs and all(r.act == AI for r in refs)
-        assert all(c.ref.act == AI for c in inside.admitted)
+        assert inside.admitted and all(c.ref.act == AI for c in inside.admitted)
         assert not any(ref.startswith(DP) for ref, _ in inside.discarded)  # it never even competed
 
     @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -81,8 +81,7 @@ class TestPerimeterBeforeRanking:
     def test_superseded_version_is_not_searched_unless_asked(self, searcher):
         q = "How long must deployers keep the logs?"
         now = searcher.search(q, Perimeter(acts=(AI,)), stages=NO_THRESHOLD)
-        assert {c.ref.version for c in now.ranked} == {"2022-01-01"} or all(
-            c.ref.version == "2022-01-01" for c in now.ranked)
+        assert now.ranked and {c.ref.version for c in now.ranked} == {"2022-01-01"}
         then = searcher.search(q, Perimeter(acts=(AI,), as_of="2021-06-01"), stages=NO_THRESHOLD)
         assert then.ranked and all(c.ref.version == "2021-01-01" for c in then.ranked)
         assert then.ranked[0].status == "superseded"
@@ -140,7 +139,7 @@ class TestRanking:
         assert {"perimeter", "bm25", "dense", "fuse", "rerank", "total"} <= set(r.timings)
         top = r.ranked[0]
         assert {"bm25", "dense", "rrf", "rerank"} <= set(top.stage_scores)
-        assert all(reason for _, reason in r.discarded)
+        assert r.discarded and all(reason for _, reason in r.discarded)
 
     def test_k_limits_the_admitted_units_and_the_rest_are_discarded_with_a_reason(self, searcher):
         r = searcher.search("shall", Perimeter(), k=2, stages=NO_THRESHOLD)

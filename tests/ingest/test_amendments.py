@@ -403,8 +403,12 @@ def test_a_consolidated_version_of_the_same_date_replaces_the_derived_one_and_st
         ingest_paths(c, [corpus / "32026R1744.oj.xhtml"])
         (v,) = [v for v in c.versions(AI) if v.version == "2026-07-27"]
         assert v.format == "consolidated" and c.resolve(f"{AI}#art_4").unit.text.endswith("[consolidated]")
-        assert {o for _, o in c.links(target_act=AI)} == {
-            f"pending: the stored consolidated version {AI}@2026-07-27 prevails"}
+        # The derived version is still built, as the check against the consolidated text: every link
+        # applied, and the one unit the consolidated text changes is the one difference.
+        assert {o for _, o in c.links(target_act=AI)} == {"applied"}
+        (check,) = c.consolidation_checks(AI)
+        assert [(d["unit"], d["diff"]) for d in check["units_differ"]] == [
+            ("art_4", "1. Providers and … out common objectives. {+[consolidated]+}")]
 
 
 @pytest.mark.integration

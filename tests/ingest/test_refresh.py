@@ -34,7 +34,7 @@ def _no_discovery(cellar, celex="32024R1689"):
 
 class TestRefresh:
     def test_default_acts_come_from_data_acts_toml(self):
-        assert [c for c, _ in load_acts()] == ["32024R1689", "32026R1744", "32016R0679"]
+        assert [a.celex for a in load_acts()][:3] == ["32024R1689", "32026R1744", "32016R0679"]
 
     def test_first_refresh_ingests_the_act(self, cellar, catalog):
         _no_discovery(cellar)
@@ -87,10 +87,13 @@ class TestRefresh:
         # A consolidated text of the same date is the editorial current text: it replaces the derived one.
         cellar.set_sparql("consolidated", "32024R1689", [{"celex": "02024R1689-20260727", "date": "2026-07-27"}])
         report = _run(catalog, ["32024R1689"])
-        failed = [i for i in report.items if i.action == "failed"]
-        # The replay corpus holds no EN consolidated 2026-07-27 text: Cellar's 404 is reported, state kept.
-        assert [i.celex for i in failed] == ["02024R1689-20260727"]
-        assert catalog.resolve("32024R1689#art_4").unit.version == "2026-07-27"
+        assert [(i.celex, i.role, i.action) for i in report.items if i.action != "not_modified"] == [
+            ("02024R1689-20260727", "consolidated", "updated")]
+        (v,) = [v for v in catalog.versions("32024R1689") if v.version == "2026-07-27"]
+        assert (v.format, v.status) == ("formex_consolidated", "current")
+        assert "take measures to support" in catalog.resolve("32024R1689#art_4").unit.text
+        (check,) = catalog.consolidation_checks("32024R1689")  # the derived version, kept as the check
+        assert (check["share_equal"], check["units_differ"]) == (1.0, [])
 
     def test_a_consolidated_version_becomes_a_version_of_the_base_act(self, cellar, catalog):
         cellar.set_sparql("consolidated", "32024R1689",
@@ -102,3 +105,29 @@ class TestRefresh:
         # Same act, same date, same language: the consolidated text is the same expression, re-manifested.
         (version,) = catalog.versions("32024R1689")
         assert (version.language, version.format, version.status) == ("nl", "consolidated", "current")
+
+
+class TestTwelveActs:
+    """The twelve acts of data/acts.toml, served by the replay Cellar in the formats the corpus holds."""
+
+    def test_one_refresh_stores_all_twelve_and_a_second_parses_nothing(self, cellar, catalog, monkeypatch):
+        from lexcite.ingest import load
+
+        cellar.set_sparql("consolidated", "32024R1689", [{"celex": "02024R1689-20260727", "date": "2026-07-27"}])
+        report = _run(catalog, None)
+
+        assert report.failed == []
+        acts = {v.act for v in catalog.versions()}
+        assert acts == {a.celex for a in load_acts()}
+        formats = {(v.act, v.format) for v in catalog.versions() if v.status == "current"}
+        assert {("32019R0881", "formex"), ("32014R0910", "formex_consolidated"),
+                ("32002L0058", "consolidated"), ("32024R1689", "formex_consolidated")} <= formats
+
+        parsed: list[object] = []
+        real = load.read_document
+        monkeypatch.setattr(load, "read_document", lambda *a, **k: parsed.append(a) or real(*a, **k))
+        before = catalog.state()
+        again = _run(catalog, None)
+
+        assert {i.action for i in again.items} == {"not_modified"} and len(again.items) == len(report.items)
+        assert parsed == [] and catalog.state() == before

@@ -1,0 +1,184 @@
+"""Answerability: refuse only when the law is silent, decided in code from what the evidence states.
+
+A retrieval score cannot tell an unanswerable question from an answerable one, so
+this runs after evidence and before any generator, on the admitted units' text:
+
+1. value: the question asks for a kind of value (`question.asks_for_value`, and
+   `question.cues` for the kind: a date, a period, an amount, a percentage, a
+   threshold) and no admitted unit states one
+   of that kind ("how many staff": a number) in a sentence about the question's subject (a sentence sharing
+   at least `MIN_SUBJECT` of the subject's term weight) -> refusal naming the
+   kind of value and the subject;
+2. term: the question asks about a name (a proper name or a model name: "Italy",
+   "GPT-4") that appears in no admitted unit, neither written out nor as the
+   initials of words a unit uses ("DPO": "data protection officer"), and is not
+   a name of an act in the catalog -> refusal naming it. Only the sentence that
+   asks is read: "Our shop is based in Canada. Does the GDPR apply to us?" asks
+   about the GDPR, not about Canada.
+
+Otherwise the question is answerable, and the generator decides what to quote.
+`MIN_SUBJECT` was set on the golden dev split (bench/answer_extractive.py).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from lexcite.answer.draft import split_sentences
+from lexcite.answer.evidence import supporting_text
+from lexcite.contract import Evidence
+from lexcite.question import asks_for_value, content_terms, cues, in_english, stem, value_secondary
+from lexcite.values import read_values
+
+__all__ = ["Answerability", "check", "VALUE_NOT_STATED", "TERM_ABSENT", "MIN_SUBJECT"]
+
+VALUE_NOT_STATED = "value_not_stated"
+TERM_ABSENT = "term_absent"
+MIN_SUBJECT = 0.05
+
+_KIND_WORDS = {"date": "date", "month": "date", "period": "period of time", "amount": "amount", "percent": "percentage",
+               "power": "threshold",
+               "number": "number"}
+# Words that say what kind of value is asked, not what it is about ("how long", "the maximum fine").
+_ASKING = frozenset(stem(w) for w in """
+how much many long soon quickly fast often when date dates deadline deadlines period periods time limit maximum
+minimum amount amounts value number exact exactly percentage percent rate threshold level ceiling cap day days
+week weeks month months year years hour hours euro euros eur apply applies applicable start starts begin begins
+""".split())
+# A capitalised word that does not start the sentence, or a name with a digit ("GPT-4", "Llama-3").
+_NAME = re.compile(r"(?<![.?!:]\s)(?<!^)(?<![‘'\"“])\b([A-Z][\w’'-]*[\w]|[A-Za-z]+-?\d[\w.-]*)")
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
+@dataclass(frozen=True)
+class Answerability:
+    """Whether the admitted units can answer, and if not which rule says so and why."""
+
+    answerable: bool
+    rule: str = ""  # VALUE_NOT_STATED or TERM_ABSENT when not answerable
+    reason: str = ""  # for the refusal: what the provisions do not state
+    detail: dict[str, Any] = field(default_factory=dict)  # for the trace
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"answerable": self.answerable, "rule": self.rule, "reason": self.reason, "detail": self.detail}
+
+
+def _asking_sentence(question: str) -> str:
+    """The sentence that asks: the last one ending in '?', else the whole question."""
+    parts = [p for p in split_sentences(question) if p.strip()]
+    asking = [p for p in parts if p.rstrip().endswith("?")]
+    return asking[-1] if asking else question
+
+
+def _subject(question: str) -> tuple[str, list[str]]:
+    """The asking sentence (to name the subject) and the content terms of the whole question (the sentences
+    before it often say what it is about: "A customer asked for her data. How long do we have?")."""
+    text = _asking_sentence(question).strip().rstrip("?").strip()
+    terms = [t for t in content_terms(question) if t not in _ASKING]
+    # "high-risk" is the subject, not "high" (which "whichever is higher" also gives)
+    parts = {stem(p) for t in terms if "-" in t for p in t.split("-")}
+    return text, [t for t in terms if "-" in t or t not in parts]
+
+
+def _initials(words: Sequence[str], acronym: str) -> bool:
+    n = len(acronym)
+    return any("".join(w[0] for w in words[i:i + n]).lower() == acronym.lower() for i in range(len(words) - n + 1))
+
+
+def _absent_names(question: str, texts: Sequence[str], known: Iterable[str]) -> list[str]:
+    """The names the asking sentence uses that no admitted text has, written out or as initials."""
+    haystack = " ".join(texts).lower()
+    words = [w for w in re.findall(r"[A-Za-z][\w-]*", " ".join(texts)) if w.lower() not in ("and", "of", "the")]
+    known = {k.lower() for k in known}
+    out = []
+    for m in _NAME.finditer(_asking_sentence(question)):
+        name = _POSSESSIVE.sub("", m.group(1))
+        low = name.lower()
+        if low in known or re.search(rf"\b{re.escape(low)}\b", haystack):
+            continue
+        if "-" in name and not any(ch.isdigit() for ch in name):
+            continue  # "AI-made", "EU-wide": a compound of words, not a name ("GPT-4" is one)
+        if name.isupper() and 2 <= len(name) <= 5 and _initials(words, name):
+            continue
+        out.append(name)
+    return list(dict.fromkeys(out))
+
+
+# "Which programming languages does ...": the thing a which/what question asks for, before its verb.
+_HEAD = re.compile(r"\b(?:which|what)\s+((?:[\w'’-]+\s+){1,4}?)(?=(?:is|are|does|do|must|has|have|can|may|did|was|"
+                   r"were|should|will|would|could|shall)\b)", re.I)
+_AUXILIARIES = frozenset("is are does do must has have can may did was were should will would could shall".split())
+# Words people use for notions the acts name otherwise ("company": undertaking, enterprise): never decisive.
+_GENERIC = frozenset(stem(w) for w in """
+company companies firm firms business businesses provision provisions rule rules law laws thing things kind kinds
+type types sort sorts part parts step steps option options way ways article articles annex
+""".split())
+
+
+def _absent_head(question: str, texts: Sequence[str], known: Iterable[str]) -> str | None:
+    """The thing a which/what question asks for ("programming languages"), when no admitted text has any of
+    its words; None when it asks for nothing such, or the units speak of it."""
+    m = _HEAD.search(_asking_sentence(question))
+    if not m:
+        return None
+    known = {k.lower() for k in known}
+    if m.group(1).split()[0].lower() in _AUXILIARIES:  # "what is the latest ...": no thing named
+        return None
+    head = [t for t in content_terms(m.group(1)) if t not in _GENERIC and t not in _ASKING and t not in known]
+    if not head:
+        return None
+    present = {t for text in texts for t in content_terms(text)}
+    # the light stemmer leaves 'malfunct' (malfunction) beside 'malfunction' (malfunctioning): a shared start counts
+    found = any(t in present or any(len(t) >= 5 and p.startswith(t) for p in present) for t in head)
+    return None if found else m.group(1).strip()
+
+
+def _kinds(text: str) -> set[str]:
+    return {v.kind for v in read_values(text)}
+
+
+def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str] = ()) -> Answerability:
+    """Whether `evidence` can answer `question` (module docstring); `known_names`: words of the catalog's
+    act titles and short forms ("GDPR", "Omnibus"), never refused as absent."""
+    texts = [supporting_text(e.text) for e in evidence]
+    named = [*texts, *(e.title for e in evidence)]  # a provision's heading names what it is about
+    # names are read in English questions only ("IA" is Italian for "AI")
+    absent = _absent_names(question, named, known_names) if in_english(question) else []
+    if absent:
+        names = ", ".join(f"'{n}'" for n in absent)
+        return Answerability(False, TERM_ABSENT, f"no admitted provision mentions {names}, which the question asks "
+                                                 "about", {"absent": absent})
+    c = cues(question)
+    head = _absent_head(question, named, known_names) if in_english(question) else None
+    if head:
+        return Answerability(False, TERM_ABSENT, f"no admitted provision speaks of {head}, which the question asks "
+                                                 "for", {"absent": [head]})
+    wanted = frozenset() if value_secondary(question) or not asks_for_value(question) else \
+        c.value_kinds() | ({"number"} if c.count else set())
+    if not wanted:
+        return Answerability(True)
+    subject_text, subject = _subject(question)
+    known = {k.lower() for k in known_names}
+    subject = [t for t in subject if t not in known]  # "AI" of "AI Act" says nothing of the subject
+    sentences = [s for t in texts for s in split_sentences(t)]
+    df = Counter(t for s in sentences for t in set(content_terms(s)))
+    weight = {t: math.log(1 + len(sentences) / (1 + df[t])) + 0.1 for t in dict.fromkeys(subject)}
+    total = sum(weight.values()) or 1.0
+    best = 0.0
+    for s in sentences:
+        if not _kinds(s) & wanted:
+            continue
+        terms = set(content_terms(s))
+        best = max(best, sum(w for t, w in weight.items() if t in terms) / total)
+    detail = {"wanted": sorted(wanted), "subject": subject_text, "best_subject_share": round(best, 4)}
+    if subject and best < MIN_SUBJECT:
+        kinds = sorted({_KIND_WORDS[k] for k in wanted if k in _KIND_WORDS})
+        kind = " or ".join(f"an {k}" if k[0] in "aeiou" else f"a {k}" for k in kinds)
+        return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {kind} for what the question asks "
+                                                      f"about (\u201c{subject_text}\u201d)", detail)
+    return Answerability(True, detail=detail)

@@ -1,0 +1,117 @@
+"""Answerability on real units: refuse only when the admitted provisions are silent, and say why."""
+
+from __future__ import annotations
+
+import pytest
+from answer_helpers import FixedSearcher
+
+from lexcite.answer import ask
+from lexcite.answer.answerable import TERM_ABSENT, VALUE_NOT_STATED, check
+from lexcite.answer.trace import TraceStore
+from lexcite.contract import REFUSAL, Perimeter
+from lexcite.question import asks_for_value, cues, value_secondary
+
+GDPR = "32016R0679"
+ACTS = {"gdpr", "ai", "act", "eu", "omnibus"}
+
+
+@pytest.mark.integration
+class TestOnRealUnits:
+    def test_a_value_no_admitted_provision_states_for_the_subject_is_refused_naming_kind_and_subject(self, units):
+        v = check("How much is the fee for registering our high-risk AI system in the EU database?",
+                  units.evidence("art_49.par_1", "art_71.par_1"), ACTS)
+        assert not v.answerable and v.rule == VALUE_NOT_STATED
+        assert "an amount" in v.reason and "fee for registering our high-risk AI system" in v.reason
+
+    def test_the_same_kind_of_value_stated_for_the_subject_answers(self, units):
+        v = check("How much can a company be fined for using a prohibited AI practice?",
+                  units.evidence("art_49.par_1", "art_99.par_3"), ACTS)
+        assert v.answerable and v.detail["best_subject_share"] > 0
+
+    def test_an_amount_about_something_else_does_not_count(self, units):
+        # Article 99(3) states amounts, but of fines, not of what a notified body charges
+        v = check("How much does a notified body charge to certify a high-risk AI system?",
+                  units.evidence("art_99.par_3", "art_43.par_1", "art_34.par_1", "art_6.par_2", "art_31.par_1"),
+                  ACTS)
+        assert not v.answerable and v.rule == VALUE_NOT_STATED
+
+    def test_a_count_no_provision_states_is_refused(self, units):
+        v = check("How many staff must our national AI supervisory authority employ at minimum?",
+                  units.evidence("art_70.par_3"), ACTS)
+        assert not v.answerable and "a number" in v.reason
+
+    def test_a_name_asked_about_that_no_admitted_unit_mentions_is_refused(self, units):
+        v = check("Which authority has Italy designated as its market surveillance authority for AI?",
+                  units.evidence("art_70.par_2", "art_74.par_1"), ACTS)
+        assert not v.answerable and v.rule == TERM_ABSENT and "'Italy'" in v.reason
+
+    def test_a_name_in_the_premise_only_is_not_what_the_question_asks(self, units):
+        v = check("Our online shop is based in Canada but sells to customers in France. Does the GDPR apply to us?",
+                  units.evidence(f"{GDPR}#art_3.par_2"), ACTS)
+        assert v.answerable
+
+    def test_initials_of_words_the_units_use_are_that_name(self, units):
+        v = check("Must a company appoint a DPO?", units.evidence(f"{GDPR}#art_37.par_1"), ACTS)
+        assert v.answerable
+
+    def test_the_thing_a_which_question_asks_for_absent_from_every_unit_is_refused(self, units):
+        evidence = units.evidence("art_5.par_1.pnt_a", "art_6.par_2")
+        v = check("Which programming languages does the AI Act ban for building high-risk systems?", evidence, ACTS)
+        assert not v.answerable and v.rule == TERM_ABSENT and "programming languages" in v.reason
+        assert check("Which practices does the AI Act ban?", evidence, ACTS).answerable
+        # a word people use for what the acts call an undertaking or an enterprise is never decisive
+        assert check("Which companies must follow these rules?", evidence, ACTS).answerable
+
+    def test_a_question_in_another_language_is_not_read_for_names(self, units):
+        assert check("Quali pratiche di IA sono vietate?", units.evidence("art_5.par_1.pnt_a"), ACTS).answerable
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question, asks", [
+    ("How much is the maximum fine?", True),
+    ("Our model was designated by the Commission. How soon can we ask them to reconsider?", True),
+    ("AI components of the border databases: by when must they comply?", True),
+    ("What do data protection authorities weigh up when setting the size of a GDPR fine?", False),
+    ("Besides the compute threshold, what criteria can the Commission use?", False),
+    ("When assessing the risks, must a provider think about children?", False),
+])
+def test_only_a_question_that_asks_for_the_value_is_a_value_question(question, asks):
+    assert asks_for_value(question) is asks
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question, date", [
+    ("When does the AI Act apply?", True),
+    ("Since when has the ban applied?", True),
+    ("Will the Commission publish a template, and when?", True),
+    ("When is a company obliged to appoint a data protection officer?", False),
+    ("When can a company rely on legitimate interest?", False),
+    ("Does the GDPR apply when I keep contacts on my own phone?", False),
+    ("When assessing the risks, must a provider think about children?", False),
+])
+def test_when_asks_for_a_date_only_where_it_asks_when(question, date):
+    assert cues(question).date is date
+
+
+@pytest.mark.unit
+def test_a_yes_no_question_with_its_date_as_a_second_part():
+    assert value_secondary("Are 'nudify' apps banned under the AI Act, and from when?")
+    assert not value_secondary("From when are 'nudify' apps banned?")
+
+
+@pytest.mark.integration
+def test_ask_refuses_with_the_reason_before_any_generator_and_the_trace_keeps_the_verdict(catalog):
+    class NoGenerator:
+        name, model = "none", "none"
+
+        def generate(self, question, evidence):
+            raise AssertionError("the answerability refusal is decided before the generator")
+
+    searcher = FixedSearcher(catalog, ["32024R1689@2024-07-12#art_99.par_3"])
+    a = ask("How much does a notified body charge to certify a high-risk AI system?", Perimeter(),
+            searcher=searcher, generator=NoGenerator())
+    assert a.refused and a.text == REFUSAL and not a.sentences and VALUE_NOT_STATED in a.flags
+    assert a.refusal_reason.startswith(f"{REFUSAL} No admitted provision states an amount")
+    with TraceStore() as store:
+        doc = store.get(a.trace_id)
+    assert doc["trace"]["params"]["answerability"]["rule"] == VALUE_NOT_STATED

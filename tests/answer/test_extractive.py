@@ -1,0 +1,81 @@
+"""The offline extractive generator on real AI Act and GDPR units: what it quotes, and what each sentence cites."""
+
+from __future__ import annotations
+
+import pytest
+
+from lexcite.answer.draft import parse_draft
+from lexcite.answer.generate_extractive import ExtractiveGenerator, shape_of
+from lexcite.eval.metrics import normalise
+
+pytestmark = pytest.mark.integration
+
+GDPR = "32016R0679"
+
+
+def answer(units, question, *names):
+    evidence = units.evidence(*names)
+    draft = ExtractiveGenerator().generate(question, evidence)
+    by_sid = {e.sid: e for e in evidence}
+    sentences = parse_draft(draft.text)
+    for s in sentences:  # verbatim: every quoted sentence is in the one unit it cites
+        assert len(s.sids) == 1 and normalise(s.text) in normalise(by_sid[s.sids[0]].text), s.raw
+    return draft, [(s.text, by_sid[s.sids[0]].ref.unit) for s in sentences]
+
+
+def test_a_list_question_gets_every_point_of_the_list_each_citing_its_point(units):
+    draft, quoted = answer(units, "Which kinds of AI malfunction are bad enough to be treated as a 'serious incident'?",
+                           "art_3.pnt_49.pnt_b", "art_3.pnt_49.pnt_d", "art_3.pnt_49.pnt_a", "art_3.pnt_49.pnt_c",
+                           "art_73.par_1")
+    assert [u for _, u in quoted] == [f"art_3.pnt_49.pnt_{p}" for p in "abcd"]
+    assert "critical infrastructure" in draft.text and draft.params["list"] == "art_3.pnt_49"
+
+
+def test_does_it_apply_gets_the_does_not_apply_clause(units):
+    _, quoted = answer(units, "If I use an AI image generator just for my own hobby at home, do I have any "
+                              "obligations under the AI Act?", "art_26.par_1", "art_50.par_2", "art_2.par_10")
+    assert quoted[0][1] == "art_2.par_10" and "purely personal non-professional activity" in quoted[0][0]
+
+
+def test_the_binding_definition_beats_the_recital_that_paraphrases_it(units):
+    _, quoted = answer(units, "What does a piece of software need to do to count as an 'AI system'?",
+                       "rct_12", "art_3.pnt_1")
+    assert quoted[0][1] == "art_3.pnt_1" and "infers" in quoted[0][0]
+
+
+def test_a_yes_no_question_gets_the_prohibition_not_the_recital(units):
+    _, quoted = answer(units, "Can I use an AI tool to read my employees' emotions at work?",
+                       "rct_44", "art_5.par_1.pnt_f")
+    assert quoted[0][1] == "art_5.par_1.pnt_f" and "medical or safety reasons" in quoted[0][0]
+
+
+def test_a_why_question_may_take_the_recital(units):
+    assert shape_of("Why is emotion recognition at work banned?").why
+    _, quoted = answer(units, "Why is emotion recognition at the workplace considered so risky?",
+                       "art_5.par_1.pnt_f", "rct_44")
+    assert quoted[0][1] == "rct_44"
+
+
+def test_a_point_of_a_long_paragraph_comes_with_the_list_opening_words(units):
+    _, quoted = answer(units, "Is it prohibited to fill a face-search database by scraping pictures from CCTV "
+                              "footage?", "art_5.par_1")
+    assert [u for _, u in quoted] == ["art_5.par_1", "art_5.par_1"]
+    assert quoted[0][0].startswith("The following AI practices shall be prohibited")
+    assert quoted[1][0].startswith("(e)") and "untargeted scraping" in quoted[1][0]
+
+
+def test_a_short_unit_is_quoted_whole(units):
+    _, quoted = answer(units, "From what age can a teenager consent on their own to an online service?",
+                       f"{GDPR}#art_8.par_1")
+    assert len(quoted) >= 2 and {u for _, u in quoted} == {"art_8.par_1"}
+    assert any("16 years" in t for t, _ in quoted) and any("13 years" in t for t, _ in quoted)
+
+
+def test_a_question_not_in_english_quotes_the_top_ranked_unit(units):
+    draft, quoted = answer(units, "Quali pratiche di IA sono vietate?", "art_5.par_1.pnt_a", "rct_28")
+    assert quoted[0][1] == "art_5.par_1.pnt_a" and draft.params["fallback"]
+
+
+def test_a_question_sharing_no_word_with_the_evidence_is_refused(units):
+    draft = ExtractiveGenerator().generate("Where is the nearest bakery?", units.evidence("art_5.par_1.pnt_a"))
+    assert draft.refused and not draft.text

@@ -1,0 +1,121 @@
+"""A damaged or shortened text is refused, from the document itself and against what is stored."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from lexcite.catalog import Catalog
+from lexcite.errors import CatalogError, ParseError
+from lexcite.ingest.completeness import _gaps, describe_units
+from lexcite.ingest.load import Overrides, ingest_document, read_document
+
+SMALL = "32024R2977.oj.html"
+
+
+def _without_annex(data: bytes) -> bytes:
+    """The act well framed (signatures, end rule, </html>) but its annex gone: only the stored text tells."""
+    start = data.index(b'<hr class="oj-doc-sep"/>')
+    end = data.index(b'<hr class="oj-separator"/>', start)
+    return data[:start] + data[end:]
+
+
+@pytest.fixture
+def small(corpus):
+    return corpus / SMALL
+
+
+class TestFromTheDocument:
+    @pytest.mark.parametrize("name", ["32024R1689.oj.xhtml", SMALL, "02024R1689-20240712.consolidated.nl.html"])
+    @pytest.mark.parametrize("cut", [0.5, 0.9])
+    def test_a_cut_file_is_refused(self, corpus, tmp_path, name, cut):
+        data = (corpus / name).read_bytes()
+        damaged = tmp_path / name
+        damaged.write_bytes(data[: int(len(data) * cut)])
+        with pytest.raises(ParseError, match="truncated"):
+            read_document(damaged)
+
+    @pytest.mark.parametrize("cut", [0.5, 0.9])
+    def test_a_cut_oj_file_closed_again_is_refused(self, corpus, tmp_path, cut):
+        data = (corpus / "32024R1689.oj.xhtml").read_bytes()
+        damaged = tmp_path / "cut.xhtml"
+        damaged.write_bytes(data[: int(len(data) * cut)] + b"</div></body></html>")
+        with pytest.raises(ParseError, match="signature block|end-of-document"):
+            read_document(damaged)
+
+    def test_every_real_file_passes(self, corpus):
+        for name in ("32024R1689.oj.xhtml", "32016R0679.oj.html", "02002L0058-20091219.consolidated.en.html",
+                     "02024R1689-20240712.consolidated.nl.html", "32022R1925.oj.xhtml", "fmx4/32024R1689",
+                     "fmx4/32022L2555", "fmx4/32022R1925", "fmx4/02014R0910-20241018"):
+            read_document(corpus / name)
+
+    def test_a_damaged_formex_manifest_entry_is_refused(self, corpus, tmp_path):
+        import shutil
+
+        pkg = tmp_path / "nis2"
+        shutil.copytree(corpus / "fmx4/32022L2555", pkg)
+        manifest = pkg / "L_2022333EN.01008001.doc.xml"
+        manifest.write_bytes(manifest.read_bytes().replace(b'FILE="L_2022333EN.01014301.xml"',
+                                                           b'FILE="L_2022333EN.01014301.x~ml"'))
+        with pytest.raises(ParseError, match="not an XML file"):
+            read_document(pkg)
+
+
+class TestGaps:
+    def test_numbers_letters_and_romans(self):
+        assert _gaps({"1", "2", "4"}, continued=False) == ["3"]
+        assert _gaps({"a", "b", "d"}, continued=False) == ["c"]
+        assert _gaps({"i", "ii", "iv"}, continued=False) == ["iii"]
+        assert _gaps({"h", "i", "j"}, continued=False) == ["a", "b", "c", "d", "e", "f", "g"]
+        assert _gaps({"A", "B", "C", "D"}, continued=False) == []
+        assert _gaps({"I", "II", "III", "V"}, continued=False) == ["IV"]
+        assert _gaps({"4", "4a", "5"}, continued=True) == []
+        assert _gaps({"2", "3"}, continued=False) == ["1"]
+
+    def test_describe_units_names_the_top_level_ones(self):
+        assert describe_units({"art_3", "art_3.par_1", "anx_II", "anx_I"}) == "annexes I, II; article 3"
+
+
+class TestAgainstTheStored:
+    def test_a_text_that_lacks_stored_units_is_refused_and_the_stored_stays(self, small, tmp_path):
+        damaged = tmp_path / SMALL
+        damaged.write_bytes(_without_annex(small.read_bytes()))
+        read_document(damaged)  # whole as far as the document can tell
+        with Catalog() as catalog:
+            ingest_document(catalog, small)
+            before = catalog.state()
+            with pytest.raises(CatalogError, match=r"lacks 8 of its 64 stored units \(annex 1\).*--replace"):
+                ingest_document(catalog, damaged)
+            assert catalog.state() == before
+            assert catalog.resolve("32024R2977#anx_1.pnt_5").status == "current"
+
+    def test_replace_stores_it_and_states_the_loss(self, small, tmp_path):
+        damaged = tmp_path / SMALL
+        damaged.write_bytes(_without_annex(small.read_bytes()))
+        with Catalog() as catalog:
+            ingest_document(catalog, small)
+            result = ingest_document(catalog, damaged, Overrides(replace=True))
+            assert result.action == "replaced"
+            assert "anx_1" in result.lost and len(result.lost) == 8
+            assert sum(catalog.unit_counts(catalog.versions("32024R2977")[0].id).values()) == 56
+
+    def test_cli_refuses_then_replace_says_what_was_lost(self, small, tmp_path):
+        damaged = tmp_path / SMALL
+        damaged.write_bytes(_without_annex(small.read_bytes()))
+
+        def lexcite(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([sys.executable, "-m", "lexcite", *args], capture_output=True, text=True,
+                                  env=os.environ.copy(), timeout=300)
+
+        assert lexcite("ingest", str(small)).returncode == 0
+        refused = lexcite("ingest", str(damaged))
+        assert refused.returncode != 0 and "Traceback" not in refused.stderr
+        assert "annex 1" in refused.stderr + refused.stdout
+        replaced = lexcite("ingest", str(damaged), "--replace", "--json")
+        assert replaced.returncode == 0, replaced.stderr
+        assert json.loads(replaced.stdout)["action"] == "replaced"
+        assert len(json.loads(replaced.stdout)["lost_units"]) == 8
