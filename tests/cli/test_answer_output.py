@@ -107,3 +107,18 @@ def test_a_score_above_1_is_not_called_a_cosine():
 
     assert scale_label("cosine", 0.83) == "cosine"
     assert scale_label("cosine", 1.07) == "cosine plus ranking bonuses"
+
+
+def test_the_memo_lists_each_side_of_a_conflict_with_its_reference():
+    from dataclasses import replace
+
+    from lexcite.contract import Conflict
+
+    old = CitationRef("32024R1689", "2024-07-12", "art_113")
+    new = CitationRef("32024R1689", "2026-07-27", "art_113")
+    conflict = Conflict("date", (("2 August 2026", old), ("2 December 2027", new)), new, "the later version prevails")
+    a = replace(_answer_citing_a_recital(), conflicts=(conflict,))
+    md = memo(a)
+    section = md.split("## Where the texts disagree", 1)[1]
+    assert f"2 August 2026 (`{old}`)" in section and f"2 December 2027 (`{new}`)" in section
+    assert f"prevails: `{new}`" in section and "Trace `abc123`" in md
