@@ -58,10 +58,10 @@ def bench_build(home: Path, corpus: Path) -> tuple[list[str], dict[str, float]]:
         ingest_paths(c, [corpus / a for a in ACTS])
         figures["ingest_s"] = time.perf_counter() - t
         t = time.perf_counter()
-        r = build(c, home=home, chroma_url="", golden=False)
+        r = build(c, home=home, chroma_url="")
         figures["build_s"] = time.perf_counter() - t
         t = time.perf_counter()
-        again = build(c, home=home, chroma_url="", golden=False)
+        again = build(c, home=home, chroma_url="")
         figures["rebuild_noop_s"] = time.perf_counter() - t
     rows.append(f"| index build, AI Act + Omnibus + GDPR as ingested ({r.passages} passages, {r.chunks} chunks, "
                 f"{r.embedder} + {r.reranker}) | {figures['build_s']:.1f} s |")

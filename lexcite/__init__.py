@@ -7,7 +7,9 @@ The public API, from ingest to evaluation (each name loads its stage on first us
 
     with lexcite.Catalog() as catalog:                     # LEXCITE_HOME/catalog.sqlite
         lexcite.ingest_paths(catalog, [Path("32024R1689.oj.xhtml")])
-        lexcite.build_index(catalog, embedder="minilm")    # BM25 + Chroma, then calibration
+        lexcite.build_index(catalog, embedder="minilm")    # BM25 + Chroma
+        lexcite.calibrate(lexcite.load_golden(Path("data/golden/golden.jsonl"), split="dev"), "golden dev",
+                          catalog=catalog)                 # the abstention threshold
         answer = lexcite.ask("Which AI practices are prohibited?",
                              lexcite.Perimeter(acts=("32024R1689",)), catalog=catalog)
     print(answer.text)                                     # or answer.refusal_reason

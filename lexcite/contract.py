@@ -21,6 +21,8 @@ __all__ = [
     "CitationRef",
     "Perimeter",
     "Hit",
+    "ProvisionGroup",
+    "ProvisionEvidence",
     "Evidence",
     "CitedSentence",
     "Conflict",
@@ -524,8 +526,39 @@ class Candidate:
     source_url: str
     score: float  # final score (rerank scale when reranking is on)
     stage_scores: dict[str, float] = field(default_factory=dict)  # e.g. {"bm25": 12.1, "dense": 0.61, "rrf": ...}
-    via: str = "retrieved"  # "retrieved" or "sibling"
+    via: str = "retrieved"  # "retrieved" or "sibling"; "context" in evidence: a neighbour that was not ranked
     changed_by: CitationRef | None = None  # the amending act's unit that enacted this text, if any
+
+
+@dataclass(frozen=True)
+class ProvisionGroup:
+    """One provision handed to a generator (DESIGN.md "Evidence"): an article, annex (section) or recital,
+    with its ranked paragraphs/points and their neighbours in document order, each under its own id."""
+
+    provision: CitationRef  # the article, annex or recital itself, e.g. 32024R1689@2024-07-12#art_6
+    title: str  # its heading, e.g. "Article 6 — Classification rules for high-risk AI systems"
+    rank: int  # 1 = the provision of the best-ranked unit
+    score: float  # the final score of its best-ranked unit
+    units: tuple[Candidate, ...]  # document order; score 0.0 and via "context" for a unit that was not ranked
+    tokens: int  # estimated tokens of the units' texts
+    whole: bool  # every unit of the provision inside the perimeter is here
+
+    @property
+    def ranked(self) -> tuple[Candidate, ...]:
+        return tuple(u for u in self.units if u.via != "context")
+
+
+@dataclass(frozen=True)
+class ProvisionEvidence:
+    """The provisions a generator receives for one question, best first, within a token budget."""
+
+    groups: tuple[ProvisionGroup, ...]
+    budget: int  # estimated tokens allowed
+    tokens: int  # estimated tokens used
+
+    def units(self) -> tuple[Candidate, ...]:
+        """Every unit of every group, group by group, in document order within each."""
+        return tuple(u for g in self.groups for u in g.units)
 
 
 @dataclass(frozen=True)
@@ -542,6 +575,7 @@ class SearchResult:
     discarded: tuple[tuple[str, str], ...] = ()  # (ref, reason)
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
     outside: tuple[str, ...] = ()  # laws the question is asked under that the catalog lacks (index/scope.py)
+    provisions: ProvisionEvidence | None = None  # the evidence by provision, at the default budget
 
 
 @runtime_checkable

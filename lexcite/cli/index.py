@@ -42,21 +42,30 @@ def index(
 
     Example: lexcite ingest ../shared/corpus/raw/32024R1689.oj.xhtml && lexcite index
     """
+    from lexcite.eval.golden import default_golden_path
+    from lexcite.eval.golden_run import calibrate_on
     from lexcite.index.build import build
 
     with progress() as bar:
         bar.update("indexing")
-        report = build(rebuild=rebuild, embedder=embedder, reranker=reranker, golden=golden,
+        report = build(rebuild=rebuild, embedder=embedder, reranker=reranker,
                        progress=lambda what, i, n: bar.update(what, i, n))
+    calibration, notes = None, list(report.notes)
+    path = golden or default_golden_path()
+    if path.exists():
+        calibration = calibrate_on(path)
+    else:
+        notes.append(f"no golden set at {path}: threshold not calibrated; run `lexcite calibrate --golden FILE`")
     if as_json:
-        print(json.dumps(report.to_dict(), ensure_ascii=False))
+        print(json.dumps({**report.to_dict(), "notes": notes,
+                          "calibration": calibration.to_dict() if calibration else None}, ensure_ascii=False))
         return
     out.print(f"{report.passages} passages ({report.chunks} chunks) with {report.embedder}, reranker "
               f"{report.reranker}: {report.embedded} embedded, {report.metadata_updated} re-tagged, "
               f"{report.removed} removed, {report.unchanged} unchanged in {report.seconds:.1f} s")
-    if report.calibration is not None:
-        _print_calibration(report.calibration)
-    for note in report.notes:
+    if calibration is not None:
+        _print_calibration(calibration)
+    for note in notes:
         err.print(note, markup=False)
 
 
@@ -82,9 +91,9 @@ def calibrate(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Recalibrate the abstention threshold on the dev questions of a golden set."""
-    from lexcite.index.calibrate import calibrate as run
+    from lexcite.eval.golden_run import calibrate_on
 
-    c = run(golden)
+    c = calibrate_on(golden)
     if as_json:
         print(json.dumps(c.to_dict(), ensure_ascii=False))
     else:
@@ -103,7 +112,8 @@ def search(
     access_tag: AccessTagOpt = None,
     no_threshold: Annotated[bool, typer.Option("--no-threshold", help="Rank only; never abstain.")] = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
-    explain: Annotated[bool, typer.Option("--explain", help="Also list discarded candidates and why.")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help="Also list the evidence by provision, and the "
+                                                             "discarded candidates and why.")] = False,
 ) -> None:
     """Rank the units that answer a question, with the score each stage gave them.
 
@@ -121,10 +131,19 @@ def search(
                           "abstained": result.abstained, "outside": list(result.outside),
                           "ranked": rows[:k] if not explain else rows,
                           "discarded": [{"ref": r, "reason": why} for r, why in result.discarded] if explain else [],
+                          "provisions": _provision_rows(result) if explain else [],
                           "timings_ms": {s: round(v * 1000, 2) for s, v in result.timings.items()}},
                          ensure_ascii=False))
         return
     _print_result(result, rows, k, explain)
+
+
+def _provision_rows(result: SearchResult) -> list[dict]:
+    if result.provisions is None:
+        return []
+    return [{"rank": g.rank, "provision": str(g.provision), "title": g.title, "score": g.score, "tokens": g.tokens,
+             "whole": g.whole, "units": [{"ref": str(u.ref), "ranked": u.via != "context"} for u in g.units]}
+            for g in result.provisions.groups]
 
 
 def _print_result(result: SearchResult, rows: list[dict], k: int, explain: bool) -> None:
@@ -149,6 +168,16 @@ def _print_result(result: SearchResult, rows: list[dict], k: int, explain: bool)
     if result.threshold is not None:
         out.print(f"threshold {result.threshold:.4f}; {len(result.admitted)} admitted")
     if explain:
+        evidence = result.provisions
+        if evidence is not None and evidence.groups:
+            out.print(f"[bold]evidence by provision[/bold] ({evidence.tokens} of {evidence.budget} tokens)")
+            for g in _provision_rows(result):
+                whole = "whole" if g["whole"] else "ranked parts and neighbours"
+                out.print(f"  {g['rank']}. {g['provision']} {g['title']} ({whole}, {g['tokens']} tokens)",
+                          markup=False, highlight=False)
+                for u in g["units"]:
+                    out.print(f"       {u['ref']}{'' if u['ranked'] else ' (context)'}", markup=False,
+                              highlight=False)
         out.print("[bold]discarded[/bold]")
         for ref, why in result.discarded:
             out.print(f"  {ref}: {why}", markup=False, highlight=False)

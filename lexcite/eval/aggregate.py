@@ -16,7 +16,7 @@ import numpy as np
 from lexcite.eval.metrics import mean
 
 __all__ = ["FULL", "RETRIEVAL_KEYS", "ANSWER_KEYS", "summarise", "block", "answer_block",
-           "retrieval_block", "by_split", "hit_curve", "percentiles"]
+           "retrieval_block", "ceiling_block", "by_split", "hit_curve", "percentiles"]
 
 FULL = "full"
 RETRIEVAL_KEYS = ("hit@k", "recall@k", "mrr", "ndcg@k")
@@ -54,6 +54,14 @@ def answer_block(rows: Sequence[dict[str, Any]], field: str = "answer") -> dict[
     }
 
 
+def ceiling_block(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """`ceiling` (default evidence budget) and `ceiling_by_budget` over the answerable rows that carry one."""
+    cs = [r["ceiling"] for r in rows if _answerable(r) and r.get("ceiling")]
+    budgets = sorted({b for c in cs for b in c["by_budget"]}, key=int)
+    return {"ceiling": mean(c["default"] for c in cs),
+            "ceiling_by_budget": {b: mean(c["by_budget"].get(b) for c in cs) for b in budgets}}
+
+
 def _answer(row: dict[str, Any], field: str) -> dict[str, Any] | None:
     if field == "answer":
         return row.get("answer")
@@ -70,6 +78,7 @@ def block(rows: Sequence[dict[str, Any]], with_answers: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"n": len(rows), **retrieval_block(rows)}
     out["abstain_correct"] = mean(1.0 if s["abstained"] else 0.0 for r, s in full if not _answerable(r))
     out["abstain_wrong"] = mean(1.0 if s["abstained"] else 0.0 for r, s in full if _answerable(r))
+    out.update(ceiling_block(rows))
     if with_answers:
         out.update(answer_block(rows))
     return out

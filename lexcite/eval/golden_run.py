@@ -15,13 +15,28 @@ from typing import Any
 from lexcite import config
 from lexcite.catalog import Catalog
 from lexcite.contract import CitationRef
-from lexcite.errors import CitationError
+from lexcite.errors import CitationError, ConfigError
 from lexcite.eval import answers as am
 from lexcite.eval.baselines import claude_no_rag
-from lexcite.eval.golden import load_golden
+from lexcite.eval.golden import default_golden_path, load_golden
 from lexcite.eval.run import EvalResult, evaluate
 
-__all__ = ["run_golden", "catalog_record_date"]
+__all__ = ["run_golden", "calibrate_on", "catalog_record_date"]
+
+
+def calibrate_on(golden: Path | None = None, **kw: Any) -> Any:
+    """Calibrate the index on the dev split of a golden file (default: data/golden/golden.jsonl);
+    `kw` go to index.calibrate.calibrate. Returns its Calibration.
+
+    Raises:
+        ConfigError: no such golden file, or no dev question in it.
+    """
+    from lexcite.index.calibrate import calibrate
+
+    path = golden or default_golden_path()
+    if not path.exists():
+        raise ConfigError(f"no golden set at {path}; give one with --golden FILE")
+    return calibrate(load_golden(path, split="dev"), str(path), **kw)
 
 
 def catalog_record_date(catalog: Catalog) -> Callable[[CitationRef], str | None]:
@@ -63,9 +78,7 @@ def run_golden(
     questions = load_golden(golden, split)
     calibration: dict[str, Any] | None = None
     if calibrate:
-        from lexcite.index.calibrate import calibrate as recalibrate
-
-        calibration = recalibrate(golden, home=home).to_dict()
+        calibration = calibrate_on(golden, home=home).to_dict()
     model = config.claude_model()
     no_rag = claude_no_rag(api_key, model) if api_key and with_answers else None
     with Searcher(home) as searcher:

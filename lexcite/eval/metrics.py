@@ -38,6 +38,7 @@ __all__ = [
     "gains",
     "first_relevant_rank",
     "hit_at_k",
+    "in_evidence",
     "recall_at_k",
     "mrr",
     "ndcg_at_k",
@@ -128,6 +129,11 @@ def first_relevant_rank(ranked: Sequence[Ranked], q: GoldenQuestion) -> int | No
 
 def hit_at_k(ranked: Sequence[Ranked], q: GoldenQuestion, k: int) -> float:
     return 1.0 if any(is_relevant(item, q) for item in ranked[:k]) else 0.0
+
+
+def in_evidence(evidence: Sequence[Ranked], q: GoldenQuestion) -> float:
+    """1.0 when a relevant unit is among the units a generator received (the ceiling's term, DESIGN.md)."""
+    return 1.0 if any(is_relevant(item, q) for item in evidence) else 0.0
 
 
 def recall_at_k(ranked: Sequence[Ranked], q: GoldenQuestion, k: int) -> float:

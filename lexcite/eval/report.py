@@ -19,11 +19,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 from lexcite.eval.aggregate import ANSWER_KEYS, FULL, RETRIEVAL_KEYS, hit_curve  # noqa: E402
 from lexcite.eval.run import BM25, DEPTH, EvalResult  # noqa: E402
 
-__all__ = ["write_report", "REPORT_FILE", "HIT_PLOT", "SCORE_PLOT"]
+__all__ = ["write_report", "REPORT_FILE", "HIT_PLOT", "SCORE_PLOT", "CEILING_PLOT"]
 
 REPORT_FILE = "report.md"
 HIT_PLOT = "hit_at_k.png"
 SCORE_PLOT = "scores.png"
+CEILING_PLOT = "ceiling.png"
 _SYSTEM = "lexcite"
 
 
@@ -103,6 +104,28 @@ def plot_hits(r: EvalResult, path: Path) -> None:
     plt.close(fig)
 
 
+def plot_ceiling(r: EvalResult, path: Path) -> None:
+    """The ceiling per evidence budget, overall and per split, beside hit@k."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    blocks = {"all": r.summary, **r.by_split}
+    for name, b in blocks.items():
+        by_budget = b.get("ceiling_by_budget") or {}
+        budgets = sorted(by_budget, key=int)
+        if budgets:
+            ax.plot([int(x) for x in budgets], [by_budget[x] for x in budgets], marker="o",
+                    label=f"ceiling ({name})", linewidth=2.5 if name == "all" else 1.4)
+        if b.get("hit@k") is not None:
+            ax.axhline(b["hit@k"], linestyle=":", linewidth=1, color="grey" if name == "all" else None,
+                       label=f"hit@{r.k} ({name})")
+    ax.set(xlabel="evidence budget (estimated tokens)", ylabel="share of answerable questions", ylim=(0, 1.02),
+           title="ceiling: a relevant unit inside the evidence, per budget")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def plot_scores(r: EvalResult, path: Path) -> None:
     """Top score of the full pipeline, answerable vs abstain questions, with the threshold marked."""
     groups: dict[str, list[float]] = {"answerable": [], "abstain": []}
@@ -155,9 +178,18 @@ def _markdown(r: EvalResult) -> str:
     if meta.get("generator"):
         lines.append(f"- generator: {meta['generator']}")
     lines += ["", "## Overall", ""]
-    keys = [*RETRIEVAL_KEYS, "abstain_correct", "abstain_wrong", *(ANSWER_KEYS if answers else ())]
+    keys = [*RETRIEVAL_KEYS, "ceiling", "abstain_correct", "abstain_wrong", *(ANSWER_KEYS if answers else ())]
     lines += _table(["metric", "value"], [[key, s.get(key)] for key in keys])
     lines += _definitions([key for key in keys if key in s])
+    if s.get("ceiling_by_budget"):
+        lines += ["## Ceiling by evidence budget", "",
+                  "Share of answerable questions with a relevant unit inside the evidence by provision the "
+                  "generator receives (DESIGN.md), per budget of estimated tokens.", ""]
+        blocks = {"all": s, **r.by_split}
+        budgets = sorted(s["ceiling_by_budget"], key=int)
+        lines += _table(["questions", *budgets],
+                        [[n, *(b.get("ceiling_by_budget", {}).get(x) for x in budgets)] for n, b in blocks.items()])
+        lines += [f"![ceiling per budget]({CEILING_PLOT})", ""]
 
     lines += ["## Retrieval by pipeline stage (ablation)", ""]
     lat = r.latency
@@ -176,7 +208,7 @@ def _markdown(r: EvalResult) -> str:
             lines += ["No-RAG baseline not run: ANTHROPIC_API_KEY not set.", ""]
     lines += [f"![score distributions]({SCORE_PLOT})", ""]
     lines += ["## Breakdowns", ""]
-    cols = ["hit@k", "mrr", "ndcg@k", "recall@k", "abstain_correct", "abstain_wrong",
+    cols = ["hit@k", "ceiling", "mrr", "ndcg@k", "recall@k", "abstain_correct", "abstain_wrong",
             *(("key_facts", "ref_exact", "ref_loose", "citation_valid", "citation_support", "refusal_rate")
               if answers else ())]
     lines += _breakdown("By category", s["by_category"], cols)
@@ -198,8 +230,9 @@ def write_report(folder: Path) -> list[Path]:
         ConfigError: `folder` holds no result files.
     """
     r = EvalResult.read(folder)
-    paths = [folder / REPORT_FILE, folder / HIT_PLOT, folder / SCORE_PLOT]
+    paths = [folder / REPORT_FILE, folder / HIT_PLOT, folder / SCORE_PLOT, folder / CEILING_PLOT]
     plot_hits(r, paths[1])
     plot_scores(r, paths[2])
+    plot_ceiling(r, paths[3])
     paths[0].write_text(_markdown(r), encoding="utf-8")
     return paths

@@ -6,8 +6,11 @@ skipped, answered once by `answer.ask` and by the baselines. Ranking metrics
 are taken on `SearchResult.ranked`, the whole ranked pool before the threshold
 and the cut at k, so the same ranking gives hit@1..20 for the report; the
 headline hit@k is cut at k, the number of units handed to the generator, and
-so is the ceiling of answer quality. Abstention is `SearchResult.abstained`
-of the full pipeline.
+the ranking's measure. The ceiling (DESIGN.md) is read from the evidence by
+provision the full pipeline hands the generator (`SearchResult.provisions`),
+at the default budget and at each of `index.provisions.BUDGETS` when the
+searcher can regroup (`Searcher.evidence`). Abstention is
+`SearchResult.abstained` of the full pipeline.
 
 Calibration is never done here: `evaluate` uses whatever threshold the
 searcher holds. `lexcite.eval.golden_run.run_golden(calibrate=True)`
@@ -107,6 +110,23 @@ def _stage_row(res: SearchResult, q: GoldenQuestion, k: int, seconds: float) -> 
     }
 
 
+def _ceiling_row(searcher: Any, res: SearchResult, q: GoldenQuestion) -> dict[str, Any] | None:
+    """Whether a relevant unit is in the evidence: at the default budget, and per budget."""
+    if not q.answerable or res.provisions is None:
+        return None
+
+    def inside(evidence: Any) -> float:
+        return m.in_evidence([m.Ranked(c.ref, c.text, c.changed_by) for c in evidence.units()], q)
+
+    by_budget = {}
+    if hasattr(searcher, "evidence"):
+        from lexcite.index.provisions import BUDGETS
+
+        by_budget = {str(b): inside(searcher.evidence(res, b)) for b in BUDGETS}
+    return {"default": inside(res.provisions), "budget": res.provisions.budget, "by_budget": by_budget,
+            "provisions": [str(g.provision) for g in res.provisions.groups]}
+
+
 def _answer_row(a: Answer, q: GoldenQuestion, p: Perimeter, support: am.SupportCheck,
                 outside: Outside | None, records: am.SupportCheck | None = None) -> dict[str, Any]:
     check = (lambda ref: outside(ref, p)) if outside else None
@@ -192,6 +212,7 @@ def evaluate(
                                   waits.setdefault(name, []))
             results[name] = res
             row["stages"][name] = _stage_row(res, q, k, seconds)
+        row["ceiling"] = _ceiling_row(searcher, results[FULL], q)
         for part, seconds in results[FULL].timings.items():
             waits.setdefault(f"{FULL}/{part}", []).append(seconds)
         if with_answers:

@@ -7,8 +7,14 @@
     perimeter.py  Perimeter.admits -> BM25 mask, Chroma `where` (invariant 1)
     fuse.py       reciprocal-rank fusion
     rerank.py     cross-encoder / second-embedder / no reranking
-    build.py      `lexcite index`: incremental embedding and the manifest
-    calibrate.py  the abstention threshold, from dev questions only
+    stages.py     Stages, Params, the ablation rows
+    manifest.py   the stored build state (manifest.json) and its check against the catalog
+    build.py      `lexcite index`: incremental embedding, the saved BM25 index, the manifest
+    pool.py       the joiner: retriever lists fused into the candidate pool
+    siblings.py   the other passages of a top hit's article join the pool
+    priorities.py binding and value bonuses
+    admission.py  the score scale, the calibrated threshold, top k and scope
+    calibrate.py  the abstention threshold, from the dev questions it is given
     scope.py      the laws a question is asked under that the catalog lacks (abstain, naming them)
     search.py     the pipeline: Searcher, Stages, ABLATION, search()
 """

@@ -11,18 +11,23 @@ Invariant 1: `BM25Index.top` zeroes every document outside the perimeter mask
 
 Two implementations are kept for the comparison in bench/retrieval.py:
 bm25s (sparse matrix, the default) and rank-bm25 (BM25Okapi, pure Python).
+The bm25s index is saved beside the dense index at build time (`save`/`load`),
+so opening a Searcher reads it instead of tokenising every passage again.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
 from lexcite._words import ENGLISH_STOPWORDS
 
-__all__ = ["tokenize", "BM25Index", "TOKENIZER", "BM25_PARAMS", "IMPLEMENTATIONS"]
+__all__ = ["tokenize", "BM25Index", "TOKENIZER", "BM25_PARAMS", "IMPLEMENTATIONS", "fingerprint"]
 
 TOKENIZER = "legal-v1"
 BM25_PARAMS = {"k1": 1.2, "b": 0.75, "method": "lucene"}
@@ -46,6 +51,15 @@ _PARTS = re.compile(r"[^\W_]+")
 # "may" stay in because they carry the obligation.
 # Legal drafting's own function words join the English ones.
 STOP_WORDS = ENGLISH_STOPWORDS | frozenset(("upon", "thereof", "therein", "whereas"))
+
+
+def fingerprint(texts: Sequence[str]) -> str:
+    """What a saved index was built from: the texts, in their positions."""
+    h = hashlib.sha256()
+    for t in texts:
+        h.update(t.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:20]
 
 
 def tokenize(text: str) -> list[str]:
@@ -82,6 +96,35 @@ class BM25Index:
             from rank_bm25 import BM25Okapi
 
             self._model = BM25Okapi(corpus, k1=k1, b=b)
+
+    def save(self, folder: Path, fingerprint: str) -> None:
+        """Write a bm25s index to `folder`, tagged with `fingerprint` (what it was built from)."""
+        if self.impl != "bm25s":
+            raise ValueError("only the bm25s implementation can be saved")
+        folder.mkdir(parents=True, exist_ok=True)
+        tag = folder / "lexcite.json"
+        tag.unlink(missing_ok=True)  # written last: a save cut short leaves no index that claims to be whole
+        self._model.save(str(folder), show_progress=False)
+        tag.write_text(json.dumps({"fingerprint": fingerprint, "size": self.size,
+                                                         "tokenizer": TOKENIZER, "params": BM25_PARAMS}))
+
+    @classmethod
+    def load(cls, folder: Path, fingerprint: str) -> BM25Index | None:
+        """The index saved in `folder`, or None when there is none or it was built from other passages
+        (the caller then builds one in memory)."""
+        tag = folder / "lexcite.json"
+        if not tag.exists():
+            return None
+        meta = json.loads(tag.read_text())
+        if (meta.get("fingerprint"), meta.get("tokenizer"), meta.get("params")) != (fingerprint, TOKENIZER,
+                                                                                     BM25_PARAMS):
+            return None
+        import bm25s
+
+        index = cls.__new__(cls)
+        index.impl, index.size = "bm25s", int(meta["size"])
+        index._model = bm25s.BM25.load(str(folder), show_progress=False)
+        return index
 
     def scores(self, query: str) -> np.ndarray:
         """One score per text (0 where no query token occurs)."""

@@ -4,20 +4,15 @@ Incremental: each passage's embedded text is hashed; after an ingest only the
 passages whose text changed are re-embedded, those whose catalog facts changed
 (status, validity, tags) get new metadata, and removed ones are deleted.
 
-The manifest (LEXCITE_HOME/index/manifest.json) records what the index was
-built from: the catalog state (`Catalog.state()`), the embedder, the reranker,
-the granularity, the tokenizer and BM25 parameters, the backend, and the
-calibrated thresholds. A search against an index built from another catalog
-state or with another model raises IndexMismatch (see `check`). The manifest is
-written last, so an interrupted build leaves the previous manifest, and the
-next search reports the mismatch instead of using a half-built index.
+The BM25 index is saved beside it (LEXCITE_HOME/index/bm25), and the
+manifest (manifest.py) is written last. Calibration is a separate step
+(calibrate.py) that the caller runs after a build, with its questions.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -28,19 +23,17 @@ from typing import Any
 
 from lexcite import config
 from lexcite.catalog import Catalog
-from lexcite.errors import ConfigError, IndexMismatch
-from lexcite.index.bm25 import BM25_PARAMS, TOKENIZER
+from lexcite.errors import ConfigError
+from lexcite.index.bm25 import BM25_PARAMS, TOKENIZER, BM25Index, fingerprint
 from lexcite.index.chunks import DEFAULT_GRANULARITY, Passage, chunk_id, chunk_texts, passages
 from lexcite.index.dense import DenseStore, backend_name, metadata, open_client, same_backend
 from lexcite.index.embed import DEFAULT_EMBEDDER, Embedder, get_embedder
+from lexcite.index.manifest import MANIFEST_FORMAT, load_manifest, save_manifest
 from lexcite.index.rerank import parse_spec
 
-__all__ = ["build", "BuildReport", "load_manifest", "save_manifest", "manifest_path", "check", "DEFAULT_RERANKER",
-           "collection_name", "FIX"]
+__all__ = ["build", "BuildReport", "DEFAULT_RERANKER", "collection_name", "bm25_path"]
 
 DEFAULT_RERANKER = "embedder:e5"  # = the default embedder: its dense vectors are reused
-MANIFEST_FORMAT = 1
-FIX = "run `lexcite index --rebuild`"
 _EMBED_BATCH = 64
 
 
@@ -55,37 +48,17 @@ class BuildReport:
     embedder: str
     reranker: str
     seconds: float
-    calibration: Any = None  # calibrate.Calibration, or None
     notes: tuple[str, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in ("passages", "chunks", "embedded", "metadata_updated", "removed",
                                             "unchanged", "embedder", "reranker", "seconds")}
         d["notes"] = list(self.notes)
-        d["calibration"] = self.calibration.to_dict() if self.calibration is not None else None
         return d
 
 
-def manifest_path(home: Path) -> Path:
-    return home / "index" / "manifest.json"
-
-
-NO_INDEX = "no index in this LEXCITE_HOME; run `lexcite index` (after `lexcite ingest`)"
-
-
-def load_manifest(home: Path) -> dict[str, Any] | None:
-    path = manifest_path(home)
-    if not path.exists():
-        return None
-    return json.loads(path.read_text())
-
-
-def save_manifest(home: Path, manifest: dict[str, Any]) -> None:
-    path = manifest_path(home)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True))
-    os.replace(tmp, path)  # atomic: a reader sees the old manifest or the new one
+def bm25_path(home: Path) -> Path:
+    return home / "index" / "bm25"
 
 
 def collection_name(kind: str, model: str, granularity: str) -> str:
@@ -161,14 +134,12 @@ def build(
     granularity: str | None = None,
     home: Path | None = None,
     chroma_url: str | None = None,
-    golden: Path | None | bool = None,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> BuildReport:
-    """Build or update the index from the catalog, then calibrate the abstention threshold.
+    """Build or update the index from the catalog (calibrate it afterwards: calibrate.py).
 
     `embedder`, `reranker` and `granularity` default to what the existing index uses, else the
-    module defaults. `golden`: the golden file to calibrate on (None: data/golden/golden.jsonl;
-    False: skip calibration).
+    module defaults. The new manifest has no thresholds until `calibrate` runs.
 
     Raises:
         ConfigError: an unknown embedder or reranker, or a model that is not installed.
@@ -211,7 +182,6 @@ def build(
         records = list(catalog.records())
         items = passages(records, gran)
         state = catalog.state()
-        notes: list[str] = []
 
         dense = DenseStore(client, dense_name)
         step = (lambda what: (lambda i, n: progress(what, i, n))) if progress else (lambda what: None)
@@ -220,6 +190,8 @@ def build(
         if rr_emb is not None and rr_name:
             new_rr, _ = _sync(DenseStore(client, rr_name), rr_emb, items, old_rr, step(f"embedding ({rr_arg})"))
 
+        texts = [p.text for p in items]
+        BM25Index(texts).save(bm25_path(home), fingerprint(texts))
         manifest = {
             "format": MANIFEST_FORMAT,
             "catalog_state": state,
@@ -238,45 +210,11 @@ def build(
             "thresholds": {},
         }
         save_manifest(home, manifest)
-        calibration = None
-        if golden is not False:
-            from lexcite.eval.golden import default_golden_path
-            from lexcite.index.calibrate import calibrate
-
-            path = golden if isinstance(golden, Path) else default_golden_path()
-            if path.exists():
-                calibration = calibrate(path, home=home, catalog=catalog, chroma_url=url)
-            else:
-                notes.append(f"no golden set at {path}: threshold not calibrated; "
-                             "run `lexcite calibrate --golden FILE`")
         return BuildReport(
             passages=len(items), chunks=sum(v[2] for v in new_dense.values()), embedded=stats["embedded"],
             metadata_updated=stats["metadata_updated"], removed=stats["removed"], unchanged=stats["unchanged"],
             embedder=emb_name, reranker=rr_spec, seconds=round(time.perf_counter() - t0, 2),
-            calibration=calibration, notes=tuple(notes),
         )
     finally:
         if own:
             catalog.close()
-
-
-def check(manifest: dict[str, Any] | None, state: str, embedder: str | None = None,
-          backend: str | None = None) -> dict[str, Any]:
-    """The manifest, if the index matches the catalog state, embedder and backend.
-
-    Raises:
-        IndexMismatch: no index, or one built from another catalog state, model or backend.
-    """
-    if manifest is None:
-        raise IndexMismatch(NO_INDEX)
-    if manifest.get("format") != MANIFEST_FORMAT:
-        raise IndexMismatch(f"index format {manifest.get('format')} is not {MANIFEST_FORMAT}; {FIX}")
-    if manifest["catalog_state"] != state:
-        raise IndexMismatch(f"the index was built from catalog state {manifest['catalog_state']}, "
-                            f"the catalog is now {state} (ingested since?); {FIX}")
-    if embedder and manifest["embedder"] != embedder:
-        raise IndexMismatch(f"the index was built with embedder {manifest['embedder']!r}, not {embedder!r}; "
-                            f"{FIX} --embedder {embedder}")
-    if backend and not same_backend(manifest["backend"], backend):
-        raise IndexMismatch(f"the index was built on {manifest['backend']}, not {backend}; {FIX}")
-    return manifest

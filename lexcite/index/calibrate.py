@@ -1,14 +1,12 @@
-"""The abstention threshold, calibrated on the dev split of a golden set (never a hand-picked constant).
+"""The abstention threshold, calibrated on dev questions (never a hand-picked constant).
 
 Invariant 2 (no evidence, no answer) needs a line under which nothing is
 admitted. It is measured, not chosen:
 
-1. For every `split: dev` question, run the search without a threshold and take
-   the final score of the top-ranked unit (no unit at all counts as -inf). The
-   score is on the scale of the last stage that ran: a cosine for
-   `embedder:` rerankers and dense-only, a probability or a logit for a
-   cross-encoder (its activation decides), an RRF sum for plain hybrid, a BM25
-   score for BM25 alone.
+1. For every question given (the caller passes the golden set's `split: dev`
+   questions), run the search without a threshold and take the final score of
+   the top-ranked unit (no unit at all counts as -inf). The score is on the
+   scale of the last stage that ran (admission.score_scale).
 2. Answerable questions are those with behavior `answer` or `conflict` whose
    expected acts are in the catalog; `abstain` questions should abstain. A question
    asked under a law the catalog lacks abstains whatever its score (index/scope.py)
@@ -19,7 +17,7 @@ admitted. It is measured, not chosen:
    questions; among them take the one with the most correct abstentions and,
    on a tie, the lowest (fewest wrong abstentions).
 
-`test` questions are never read here. One threshold is stored per ranking
+`test` questions are never given here. One threshold is stored per ranking
 configuration (`stages_key`) in the index manifest.
 
 5. A catalog the golden set does not cover (the user's own acts: no answerable dev
@@ -38,17 +36,19 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from lexcite import config
 from lexcite.catalog import Catalog
+from lexcite.contract import CitationRef, Perimeter
 from lexcite.errors import ConfigError
-from lexcite.eval.golden import default_golden_path, load_golden
-from lexcite.index.build import load_manifest, save_manifest
-from lexcite.index.rerank import parse_spec
-from lexcite.index.search import ABLATION, Params, Searcher, Stages, stages_key
+from lexcite.index.admission import SCALES, score_scale
+from lexcite.index.manifest import load_manifest, save_manifest
+from lexcite.index.search import Searcher
+from lexcite.index.stages import ABLATION, Params, Stages, stages_key
 
-__all__ = ["Calibration", "choose_threshold", "calibrate", "MAX_WRONG_ABSTAIN", "RULE", "SHIPPED", "shipped_key"]
+__all__ = ["Calibration", "CalibrationQuestion", "choose_threshold", "calibrate", "MAX_WRONG_ABSTAIN", "RULE",
+           "SHIPPED", "shipped_key"]
 
 MAX_WRONG_ABSTAIN = 0.10
 RULE = ("max correct abstentions on dev, subject to wrongly abstaining on <= 10% of answerable dev questions; "
@@ -86,7 +86,7 @@ class Calibration:
     correct_abstentions: int
     wrong_abstentions: int
     skipped: int
-    golden: str
+    golden: str  # where the questions came from (a golden file's path)
     rule: str = RULE
 
     def to_dict(self) -> dict[str, Any]:
@@ -120,32 +120,34 @@ def choose_threshold(answerable: Sequence[float], abstain: Sequence[float],
     return -best[1], best[0], best[2]
 
 
-def _scale(stages: Stages, reranker: str) -> str:
-    if stages.rerank and parse_spec(reranker)[0] != "none":
-        return {"embedder": "cosine", "cross-encoder": "model (probability or logit)"}[parse_spec(reranker)[0]]
-    if stages.bm25 and stages.dense:
-        return "rrf"
-    return "bm25" if stages.bm25 else "cosine"
+class CalibrationQuestion(Protocol):
+    """What calibration reads of a question (eval.golden.GoldenQuestion is one)."""
+
+    @property
+    def question(self) -> str: ...
+    @property
+    def behavior(self) -> str: ...  # "answer", "conflict" or "abstain"
+    @property
+    def expected(self) -> Sequence[CitationRef]: ...
+    @property
+    def perimeter(self) -> Perimeter: ...
+    def asks_about(self, acts: set[str]) -> bool: ...  # whether the acts held could answer it
 
 
-def calibrate(golden: Path | None = None, *, home: Path | None = None, catalog: Catalog | None = None,
-              chroma_url: str | None = None, configurations: Sequence[Stages] | None = None,
-              params: Params = Params()) -> Calibration:
-    """Calibrate thresholds on the dev split of `golden` and store them in the index manifest.
+def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | None = None,
+              catalog: Catalog | None = None, chroma_url: str | None = None,
+              configurations: Sequence[Stages] | None = None, params: Params = Params()) -> Calibration:
+    """Calibrate thresholds on the questions `dev` (from `source`) and store them in the index manifest.
 
     Calibrates every ABLATION configuration (or `configurations`); returns the default's.
 
     Raises:
-        ConfigError: no golden file, or no usable dev question.
+        ConfigError: no question, or no usable one.
         IndexMismatch: no index, or an index out of step with the catalog.
     """
     home = home or config.home()
-    path = golden or default_golden_path()
-    if not path.exists():
-        raise ConfigError(f"no golden set at {path}; give one with --golden FILE")
-    dev = load_golden(path, split="dev")
     if not dev:
-        raise ConfigError(f"{path}: no `split: dev` question to calibrate on")
+        raise ConfigError(f"{source}: no `split: dev` question to calibrate on")
     configs = list(configurations) if configurations else list(ABLATION.values())
     if Stages() not in configs:
         configs.append(Stages())
@@ -161,7 +163,9 @@ def calibrate(golden: Path | None = None, *, home: Path | None = None, catalog: 
                 if q.behavior != "abstain" and not q.asks_about(acts):
                     skipped += 1
                     continue
-                r = searcher.search(q.question, q.perimeter, k=6, stages=replace(stages, threshold=False))
+                # the scope check is on whatever the row: thresholds are keyed by the ranking stages only, and a
+                # question it refuses says nothing about where the threshold lies
+                r = searcher.search(q.question, q.perimeter, k=6, stages=replace(stages, threshold=False, scope=True))
                 if r.outside:  # refused by the scope check whatever the threshold: nothing to learn from it
                     skipped += 1
                     continue
@@ -172,12 +176,12 @@ def calibrate(golden: Path | None = None, *, home: Path | None = None, catalog: 
                 results[key] = shipped
                 continue
             if not ok:
-                raise ConfigError(f"{path}: no dev question is answerable from this catalog, and no threshold "
+                raise ConfigError(f"{source}: no dev question is answerable from this catalog, and no threshold "
                                   f"is shipped for {shipped_key(searcher.embedder_name, searcher.reranker_spec)}; "
                                   "write a few questions about your acts and run `lexcite calibrate --golden FILE`")
             t, correct, wrong = choose_threshold(ok, no)
-            results[key] = Calibration(key, t, _scale(stages, searcher.reranker_spec), len(ok), len(no), correct,
-                                       wrong, skipped, str(path))
+            results[key] = Calibration(key, t, SCALES[score_scale(stages, searcher.reranker_spec)], len(ok),
+                                       len(no), correct, wrong, skipped, source)
         reranker, params = searcher.reranker_spec, asdict(searcher.params)
     manifest = load_manifest(home)
     assert manifest is not None  # Searcher checked it

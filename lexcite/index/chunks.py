@@ -23,8 +23,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lexcite.catalog import UnitRecord
+from lexcite.contract import Candidate, CitationRef
 
-__all__ = ["Passage", "GRANULARITIES", "DEFAULT_GRANULARITY", "passages", "chunk_texts", "chunk_id", "unit_key",
+__all__ = ["Passage", "candidate", "GRANULARITIES", "DEFAULT_GRANULARITY", "passages", "chunk_texts", "chunk_id",
+           "unit_key",
            "passage_key"]
 
 GRANULARITIES = ("paragraph", "point")
@@ -62,6 +64,17 @@ class Passage:
 
     def text_hash(self) -> str:
         return hashlib.sha256(self.text.encode()).hexdigest()[:20]
+
+
+def candidate(p: Passage, score: float, stage_scores: dict[str, float] | None = None, via: str = "retrieved",
+              text: str | None = None) -> Candidate:
+    """A passage as a ranked candidate (`text`: what to show of it, default the unit's full text)."""
+    rec = p.record
+    u = rec.unit
+    return Candidate(ref=u.ref, title=u.title, text=u.text if text is None else text, status=rec.status,
+                     binding=u.binding, source_url=u.source_url, score=float(score),
+                     stage_scores={k: float(v) for k, v in (stage_scores or {}).items()}, via=via,
+                     changed_by=CitationRef.parse(rec.changed_by) if rec.changed_by else None)
 
 
 def passage_key(record: UnitRecord) -> str:

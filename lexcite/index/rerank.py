@@ -14,7 +14,7 @@ Specs (the `--reranker` option and the index manifest):
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -24,7 +24,8 @@ from lexcite.errors import ConfigError
 from lexcite.index.chunks import Passage
 from lexcite.index.embed import Embedder, get_embedder
 
-__all__ = ["Reranker", "CrossEncoderReranker", "EmbedderReranker", "parse_spec", "load_reranker", "scale_of"]
+__all__ = ["Reranker", "CrossEncoderReranker", "EmbedderReranker", "parse_spec", "load_reranker", "Reranked",
+           "rerank"]
 
 KINDS = ("none", "cross-encoder", "embedder")
 
@@ -119,6 +120,17 @@ def load_reranker(spec: str, vectors: Callable[[Sequence[str]], dict[str, np.nda
     return EmbedderReranker(get_embedder(arg), vectors, spec)
 
 
-def scale_of(spec: str) -> str:
-    kind, _ = parse_spec(spec)
-    return {"none": "rrf", "embedder": "cosine"}.get(kind, "model")
+@dataclass(frozen=True)
+class Reranked:
+    scores: dict[int, float]  # the reranker's own score per passage position
+    final: dict[int, float]  # rerank score + blend x (fused score / best fused score)
+
+
+def rerank(reranker: Reranker, query: str, pool: Mapping[int, float], passages: Sequence[Passage],
+           blend: float) -> Reranked:
+    """Re-score the pool; a little of the fused score is kept to break the reranker's near-ties."""
+    order = list(pool)
+    rr = reranker.score(query, [passages[i] for i in order])
+    top_fused = max(pool.values(), default=0.0) or 1.0
+    scores = {i: float(s) for i, s in zip(order, rr, strict=True)}
+    return Reranked(scores, {i: scores[i] + blend * (pool[i] / top_fused) for i in order})

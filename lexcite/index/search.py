@@ -1,9 +1,11 @@
-"""The retrieval pipeline: perimeter -> BM25 + dense -> RRF -> siblings -> rerank -> binding -> threshold.
+"""The retrieval pipeline: perimeter -> BM25 + dense -> pool -> siblings -> rerank -> priorities -> admission.
 
-Invariant 1 holds by construction: the perimeter is a mask inside BM25 and a
-`where` inside Chroma, siblings are drawn through the same mask, and a dense
-hit that the catalog places outside the perimeter (an index out of step) is
-discarded with its reason rather than ranked.
+Each stage is a module with a typed output (pool.py, siblings.py, rerank.py,
+priorities.py, admission.py); `Searcher.search` runs them in order and records
+what each did. Invariant 1 holds by construction: the perimeter is a mask
+inside BM25 and a `where` inside Chroma, siblings are drawn through the same
+mask, and a dense hit that the catalog places outside the perimeter (an index
+out of step) is discarded with its reason rather than ranked.
 
 Usage::
 
@@ -19,7 +21,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,77 +28,28 @@ import numpy as np
 
 from lexcite import config
 from lexcite.catalog import Catalog
-from lexcite.contract import Candidate, CitationRef, Hit, Perimeter, SearchResult
+from lexcite.contract import Candidate, CitationRef, Hit, Perimeter, ProvisionEvidence, SearchResult
 from lexcite.errors import ConfigError, IndexMismatch
-from lexcite.index.bm25 import BM25Index
-from lexcite.index.build import NO_INDEX, check, load_manifest
-from lexcite.index.chunks import Passage, passages
+from lexcite.index.admission import Admission, admit, bonus_unit, score_scale, threshold_for
+from lexcite.index.bm25 import BM25Index, fingerprint
+from lexcite.index.build import bm25_path
+from lexcite.index.chunks import Passage, candidate, passages
 from lexcite.index.dense import DenseStore, backend_name, open_client
 from lexcite.index.embed import get_embedder
-from lexcite.index.fuse import RRF_K, rrf
+from lexcite.index.manifest import NO_INDEX, check, load_manifest
+from lexcite.index.named import Named
 from lexcite.index.perimeter import RecordMask, where
-from lexcite.index.rerank import Reranker, load_reranker
-from lexcite.index.scope import Scope, refusal_reason
+from lexcite.index.pool import join
+from lexcite.index.priorities import ValueKinds, binding_bonuses, named_bonuses, value_bonuses
+from lexcite.index.provenance import Provenance, asks_about_a_change
+from lexcite.index.provisions import DEFAULT_BUDGET, Seed, group_provisions
+from lexcite.index.rerank import Reranker, load_reranker, rerank
+from lexcite.index.scope import Scope
+from lexcite.index.siblings import Siblings, expand
+from lexcite.index.stages import ABLATION, Params, Stages, stages_key
 from lexcite.question import cues
-from lexcite.values import read_values
 
 __all__ = ["Searcher", "Stages", "Params", "ABLATION", "search", "stages_key", "stage_table"]
-
-
-@dataclass(frozen=True)
-class Stages:
-    """Which stages run. The defaults are the configuration measured best on the dev split."""
-
-    bm25: bool = True
-    dense: bool = True
-    siblings: bool = True
-    rerank: bool = True
-    binding_priority: bool = True
-    value_priority: bool = True
-    threshold: bool = True
-    scope: bool = True  # abstain on a question asked under a law the catalog lacks (scope.py)
-
-
-@dataclass(frozen=True)
-class Params:
-    """Sizes and weights of the stages; defaults chosen on the dev split (bench/RESULTS.md, "Retrieval")."""
-
-    n_bm25: int = 40  # top-N from BM25 that enter fusion
-    n_dense: int = 40  # top-N from the dense index
-    rrf_k: int = RRF_K
-    pool: int = 20  # fused candidates that go on to siblings and rerank
-    sibling_hits: int = 1  # the top fused hits whose siblings join
-    max_siblings: int = 4  # per hit, nearest in document order first
-    sibling_decay: float = 0.9  # without rerank, a sibling ranks just below the hit that brought it
-    rerank_blend: float = 0.05  # final = rerank + blend * (fused score / best fused score)
-    binding_bonus: float = 0.05  # binding text over guidance (set on guidance probes: dev has no guidance)
-    operative_bonus: float = 0.02  # articles, points, annexes over recitals (measured on dev)
-    value_bonus: float = 0.03  # a passage that states the kind of value asked for (a date for "when ...?")
-
-
-_OFF = Stages(**{f.name: False for f in fields(Stages)})
-
-# The ablation, each row adding one stage to the one before; "full" is the default configuration.
-ABLATION: dict[str, Stages] = {
-    "bm25": replace(_OFF, bm25=True),
-    "dense": replace(_OFF, dense=True),
-    "hybrid": replace(_OFF, bm25=True, dense=True),
-    "+siblings": replace(_OFF, bm25=True, dense=True, siblings=True),
-    "+rerank": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True),
-    "+binding": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True),
-    "+value": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
-                      value_priority=True),
-    "full": Stages(),
-}
-
-
-_ADMISSION = ("threshold", "scope")  # stages that decide admission, not the order
-
-
-def stages_key(stages: Stages) -> str:
-    """The ranking part of a Stages value (threshold aside): what a calibrated threshold belongs to."""
-    on = [f.name for f in fields(Stages) if f.name not in _ADMISSION and getattr(stages, f.name)]
-    return "+".join(on) or "none"
 
 
 class Searcher:
@@ -109,7 +61,8 @@ class Searcher:
     """
 
     def __init__(self, home: Path | None = None, *, chroma_url: str | None = None, embedder: str | None = None,
-                 reranker: str | None = None, params: Params = Params(), catalog: Catalog | None = None):
+                 reranker: str | None = None, params: Params = Params(), catalog: Catalog | None = None,
+                 budget: int = DEFAULT_BUDGET):
         self.home = home or config.home()
         url = chroma_url if chroma_url is not None else config.chroma_url()
         manifest = load_manifest(self.home)
@@ -118,6 +71,7 @@ class Searcher:
         self._own_catalog = catalog is None
         self.catalog = catalog or Catalog(self.home / "catalog.sqlite")
         self.params = params
+        self.budget = budget  # evidence tokens (provisions.py)
         try:
             self.manifest = check(manifest, self.catalog.state(), embedder, backend_name(url))
             self.embedder_name = self.manifest["embedder"]
@@ -126,19 +80,25 @@ class Searcher:
             self.passages: list[Passage] = passages(records, self.manifest["granularity"])
             self._pos = {p.key: i for i, p in enumerate(self.passages)}
             self._mask = RecordMask([p.record for p in self.passages])
-            self._bm25 = BM25Index([p.text for p in self.passages])
-            self._value_kinds: dict[int, frozenset[str]] = {}  # filled on demand (see `value_kinds`)
-            self._groups: dict[tuple[str, str, str, str], list[int]] = {}
+            texts = [p.text for p in self.passages]
+            # saved by `lexcite index`; an index built before BM25 was saved gets one in memory
+            self._bm25 = BM25Index.load(bm25_path(self.home), fingerprint(texts)) or BM25Index(texts)
+            self.value_kinds = ValueKinds(self.passages)
+            self._siblings = Siblings(self.passages)
+            self._provenance = Provenance(self.passages)
+            self._by_ref: dict[str, list[int]] = {}  # a reference's passages, one per language
             for i, p in enumerate(self.passages):
-                u = p.record.unit
-                self._groups.setdefault((u.act, u.version, u.language, p.article), []).append(i)
+                self._by_ref.setdefault(str(p.record.unit.ref), []).append(i)
+            self._titles = {str(r.unit.ref): r.unit.title for r in records if "." not in r.unit.unit}
             client = open_client(self.home, url)
             self._dense = DenseStore(client, self.manifest["collection"])
             self._embedder = get_embedder(self.embedder_name)
             self._reranker: Reranker | None = None
             self._reranker_loaded = False
             self._client = client
-            self._scope = Scope(v.title for v in self.catalog.versions())
+            versions = list(self.catalog.versions())
+            self._scope = Scope(v.title for v in versions)
+            self._named = Named(self.passages, {(v.act, v.title) for v in versions})
         except BaseException:
             self.close()
             raise
@@ -170,20 +130,12 @@ class Searcher:
         return self._reranker
 
     def threshold_for(self, stages: Stages) -> float:
-        """The calibrated threshold of this ranking configuration.
+        """The calibrated threshold of this ranking configuration (admission.threshold_for).
 
         Raises:
             ConfigError: none calibrated for it.
         """
-        entry = self.manifest.get("thresholds", {}).get(stages_key(stages))
-        if entry is None:
-            raise ConfigError(f"no abstention threshold calibrated for stages {stages_key(stages)!r}; "
-                              "run `lexcite calibrate` (it needs dev questions in the golden set)")
-        # a threshold is a point on one score scale: other weights or another reranker move the scale
-        if entry.get("params") != asdict(self.params) or entry.get("reranker") != self.reranker_spec:
-            raise ConfigError(f"the threshold for {stages_key(stages)!r} was calibrated with other search "
-                              "parameters or another reranker; run `lexcite calibrate`")
-        return float(entry["value"])
+        return threshold_for(self.manifest, stages, self.params, self.reranker_spec)
 
     # -- the pipeline ----------------------------------------------------------
 
@@ -205,159 +157,146 @@ class Searcher:
         mask = self._mask(perimeter)
         timings["perimeter"] = time.perf_counter() - t
 
-        lists: dict[str, list[int]] = {}
+        lists: dict[str, list[tuple[int, float]]] = {}
         if stages.bm25:
             t = time.perf_counter()
-            top = self._bm25.top(query, mask, P.n_bm25)
-            lists["bm25"] = [i for i, _ in top]
-            for i, s in top:
-                scores.setdefault(i, {})["bm25"] = s
-            stage_hits["bm25"] = self._hits(top, "bm25")
+            lists["bm25"] = self._bm25.top(query, mask, P.n_bm25)
             timings["bm25"] = time.perf_counter() - t
         if stages.dense:
             t = time.perf_counter()
             qv = self._embedder.embed([query], query=True)[0]
             timings["embed"] = time.perf_counter() - t
             t = time.perf_counter()
-            found = self._dense.query(qv, where(perimeter), P.n_dense)
-            top = []
-            for key, s in found:
+            lists["dense"] = []
+            for key, s in self._dense.query(qv, where(perimeter), P.n_dense):
                 i = self._pos.get(key)
                 if i is None or not mask[i]:  # only an index out of step with the catalog gets here
                     discarded.append((key.split(":", 1)[1], "dense hit outside the perimeter or unknown to "
                                       "the catalog (index out of step); dropped"))
                     continue
-                top.append((i, s))
-                scores.setdefault(i, {})["dense"] = s
-            lists["dense"] = [i for i, _ in top]
-            stage_hits["dense"] = self._hits(top, "dense")
+                lists["dense"].append((i, s))
             timings["dense"] = time.perf_counter() - t
+        for name, top in lists.items():
+            for i, s in top:
+                scores.setdefault(i, {})[name] = s
+            stage_hits[name] = self._hits(top, name)
 
         t = time.perf_counter()
-        if len(lists) == 2:
-            fused = rrf(lists, P.rrf_k)
-            for i, s in fused:
+        joined = join(lists, P.pool, P.rrf_k)
+        if joined.scale == "rrf":
+            for i, s in joined.fused:
                 scores[i]["rrf"] = s
-            stage_hits["rrf"] = self._hits(fused, "rrf")
-            base = "rrf"
-        else:
-            base = next(iter(lists))
-            fused = [(i, scores[i][base]) for i in lists[base]]
-        for i, _ in fused[P.pool:]:
+            stage_hits["rrf"] = self._hits(joined.fused, "rrf")
+        for i, _ in joined.beyond:
             discarded.append((str(self.passages[i].record.unit.ref), f"fused rank beyond the pool of {P.pool}"))
-        pool: dict[int, float] = dict(fused[:P.pool])
+        pool = joined.members
         via: dict[int, str] = {i: "retrieved" for i in pool}
-        asked = cues(query).value_kinds() if stages.value_priority else frozenset()
         timings["fuse"] = time.perf_counter() - t
 
         if stages.siblings:
             t = time.perf_counter()
-            added = []
-            for i, s in fused[:P.sibling_hits]:
-                for j in self._siblings(i, mask):
-                    if j not in pool:
-                        pool[j] = s * P.sibling_decay
-                        via[j] = "sibling"
-                        scores.setdefault(j, {})["sibling_of"] = float(i)
-                        added.append((j, pool[j]))
-            stage_hits["sibling"] = self._hits(added, "sibling")
+            expansion = expand(pool, joined.fused[:P.sibling_hits], self._siblings, mask, P.max_siblings,
+                               P.sibling_decay)
+            for j, s, i in expansion.added:
+                pool[j] = s
+                via[j] = "sibling"
+                scores.setdefault(j, {})["sibling_of"] = float(i)
+            stage_hits["sibling"] = self._hits([(j, s) for j, s, _ in expansion.added], "sibling")
             timings["siblings"] = time.perf_counter() - t
 
-        final = dict(pool)
-        scale = base
-        if stages.rerank and self.reranker is not None and pool:
-            scale = "rerank"
+        named = None
+        if stages.named:
             t = time.perf_counter()
-            order = list(pool)
-            rr = self.reranker.score(query, [self.passages[i] for i in order])
-            top_fused = max(pool.values()) or 1.0
-            for i, s in zip(order, rr, strict=True):
-                scores.setdefault(i, {})["rerank"] = float(s)
-                final[i] = float(s) + P.rerank_blend * (pool[i] / top_fused)
+            named = self._named.find(query, mask, perimeter.acts, stages.definitions)
+            floor = min(pool.values(), default=0.0)  # a named unit the retrievers missed enters at the bottom
+            added = []
+            for j, why in [*((j, "named") for j in named.references), *((j, "definition") for j in named.definitions)]:
+                if j not in pool:
+                    pool[j] = floor
+                    via[j] = why
+                    added.append((j, floor))
+            stage_hits["named"] = self._hits(added, "named")
+            timings["named"] = time.perf_counter() - t
+
+        final = dict(pool)
+        if stages.rerank and self.reranker is not None and pool:
+            t = time.perf_counter()
+            reranked = rerank(self.reranker, query, pool, self.passages, P.rerank_blend)
+            for i, s in reranked.scores.items():
+                scores.setdefault(i, {})["rerank"] = s
+            final = reranked.final
             stage_hits["rerank"] = self._hits(sorted(final.items(), key=lambda kv: -kv[1]), "rerank")
             timings["rerank"] = time.perf_counter() - t
+        scale = score_scale(stages, self.reranker_spec)
         if stages.binding_priority and final:
-            # Binding text first, and in it the operative provisions: guidance is not law, and recitals give
-            # reasons without binding force (they cannot derogate from the articles). Bonuses are in units of
-            # the final scale (`_bonus_unit`).
-            unit = self._bonus_unit(scale, final)
-            for i in final:
-                u = self.passages[i].record.unit
-                bonus = (P.binding_bonus + (P.operative_bonus if u.kind != "recital" else 0.0)) * unit \
-                    if u.binding else 0.0
-                if bonus:
-                    final[i] += bonus
-                    scores.setdefault(i, {})["binding_bonus"] = bonus
+            bonuses = binding_bonuses(final, self.passages, bonus_unit(scale, P.rrf_k, final), P.binding_bonus,
+                                      P.operative_bonus)
+            for i, bonus in bonuses.items():
+                final[i] += bonus
+                scores.setdefault(i, {})["binding_bonus"] = bonus
+        asked = cues(query).value_kinds() if stages.value_priority else frozenset()
         if asked and final:
-            # "When ...?" is answered by a passage that states a date, "how much ...?" by one with an amount.
-            unit = self._bonus_unit(scale, final)
-            for i in final:
-                if asked & self.value_kinds(i):
-                    final[i] += P.value_bonus * unit
-                    scores.setdefault(i, {})["value_bonus"] = P.value_bonus * unit
+            bonuses = value_bonuses(final, asked, self.value_kinds, bonus_unit(scale, P.rrf_k, final),
+                                    P.value_bonus)
+            for i, bonus in bonuses.items():
+                final[i] += bonus
+                scores.setdefault(i, {})["value_bonus"] = bonus
+        if named is not None and final:
+            unit = bonus_unit(scale, P.rrf_k, final)
+            for key, positions, weight in (("named_bonus", named.references, P.named_bonus),
+                                           ("definition_bonus", named.definitions, P.definition_bonus)):
+                for i, bonus in named_bonuses(final, positions, unit, weight, P.named_boosted).items():
+                    final[i] += bonus
+                    scores.setdefault(i, {})[key] = bonus
         ranked_idx = sorted(final, key=lambda i: (-final[i], self._pos[self.passages[i].key]))
-        ranked = tuple(self._candidate(i, final[i], scores.get(i, {}), via[i]) for i in ranked_idx)
+        if stages.provenance and not asks_about_a_change(query):
+            t = time.perf_counter()
+            moved = self._provenance.attach(ranked_idx, final, mask)
+            for i, target in moved.attached:
+                discarded.append((str(self.passages[i].record.unit.ref), "amending instruction attached to "
+                                  f"{self.passages[target].record.unit.ref}, the text it enacted"))
+                via.setdefault(target, "enacted")
+            for j, score in moved.scores.items():
+                scores.setdefault(j, {})["from_instruction"] = score
+                final[j] = score
+            ranked_idx = sorted(moved.ranked, key=lambda i: (-final[i], self._pos[self.passages[i].key]))
+            timings["provenance"] = time.perf_counter() - t
+        ranked = tuple(candidate(self.passages[i], final[i], scores.get(i, {}), via[i]) for i in ranked_idx)
         threshold = self.threshold_for(stages) if stages.threshold else None
         outside = self._scope.outside(query) if stages.scope else ()
-        admitted = []
-        for n, c in enumerate(ranked, start=1):
-            if outside:
-                discarded.append((str(c.ref), refusal_reason(outside)))
-            elif n > k:
-                discarded.append((str(c.ref), f"rank {n} beyond k={k}"))
-            elif threshold is not None and c.score < threshold:
-                discarded.append((str(c.ref), f"score {c.score:.4f} below the threshold {threshold:.4f}"))
-            else:
-                admitted.append(c)
+        admission = admit(ranked, k, threshold, outside)
+        discarded.extend(admission.discarded)
+        t = time.perf_counter()
+        provisions = self._provisions(ranked_idx, ranked, admission, threshold, mask, self.budget)
+        timings["provisions"] = time.perf_counter() - t
         timings["total"] = time.perf_counter() - t_all
-        return SearchResult(query=query, perimeter=perimeter, ranked=ranked, admitted=tuple(admitted),
-                            threshold=threshold, abstained=not admitted, stage_hits=stage_hits,
-                            discarded=tuple(discarded), timings=timings, outside=outside)
+        return SearchResult(query=query, perimeter=perimeter, ranked=ranked, admitted=admission.admitted,
+                            threshold=threshold, abstained=not admission.admitted, stage_hits=stage_hits,
+                            discarded=tuple(discarded), timings=timings, outside=outside, provisions=provisions)
+
+    def evidence(self, result: SearchResult, budget: int) -> ProvisionEvidence:
+        """The evidence by provision of `result` under another token budget (provisions.py)."""
+        mask = self._mask(result.perimeter)
+        idx = [next(j for j in self._by_ref[str(c.ref)] if mask[j]) for c in result.ranked]
+        return self._provisions(idx, result.ranked, Admission(result.admitted, ()), result.threshold, mask, budget)
+
+    def _provisions(self, idx: Sequence[int], ranked: Sequence[Candidate], admission: Admission,
+                    threshold: float | None, mask: np.ndarray, budget: int) -> ProvisionEvidence:
+        """Seeds: the ranked candidates at or above the threshold, best first; none when nothing is admitted."""
+        seeds, rest = [], []
+        for i, c in zip(idx, ranked, strict=True):
+            passed = bool(admission.admitted) and (threshold is None or c.score >= threshold)
+            (seeds if passed else rest).append(Seed(i, c))
+        return group_provisions(seeds, self.passages, self._siblings.group, mask, self._title, budget, rest)
 
     # -- helpers ---------------------------------------------------------------
 
-    def _bonus_unit(self, scale: str, final: dict[int, float]) -> float:
-        """One unit of the final score scale, that bonuses are multiples of: 1 for a cosine or a probability,
-        the rank-1 share 1/(k+1) for RRF, the best score of this query for BM25 (whose scale varies per query)."""
-        return {"rrf": 1.0 / (self.params.rrf_k + 1), "bm25": max(final.values())}.get(scale, 1.0)
-
-    def value_kinds(self, i: int) -> frozenset[str]:
-        """The kinds of value passage `i` states (dates, amounts, ...), read once, when a question first asks
-        for a value and the passage is a candidate: reading all passages would slow every start-up."""
-        kinds = self._value_kinds.get(i)
-        if kinds is None:
-            kinds = self._value_kinds[i] = frozenset(v.kind for v in read_values(self.passages[i].body))
-        return kinds
-
-    def _siblings(self, i: int, mask: np.ndarray) -> list[int]:
-        """Other passages of the same article (or annex, recital group), nearest first, inside the mask."""
-        p = self.passages[i]
-        u = p.record.unit
-        if u.kind == "recital":
-            return []
-        group = self._groups.get((u.act, u.version, u.language, p.article), [])
-        if len(group) <= 1:
-            return []
-        at = group.index(i)
-        others = sorted((j for j in group if j != i and mask[j]), key=lambda j: abs(group.index(j) - at))
-        return others[:self.params.max_siblings]
+    def _title(self, provision: CitationRef) -> str:
+        return self._titles.get(str(provision), provision.unit)
 
     def _hits(self, items: Sequence[tuple[int, float]], retriever: str) -> tuple[Hit, ...]:
         return tuple(Hit(self.passages[i].record.unit.ref, float(s), retriever, rank)
                      for rank, (i, s) in enumerate(items, start=1))
-
-    def _candidate(self, i: int, score: float, stage_scores: dict[str, float], via: str) -> Candidate:
-        rec = self.passages[i].record
-        u = rec.unit
-        return Candidate(ref=u.ref, title=u.title, text=u.text, status=rec.status, binding=u.binding,
-                         source_url=u.source_url, score=float(score),
-                         stage_scores={k: float(v) for k, v in stage_scores.items()}, via=via,
-                         changed_by=CitationRef.parse(rec.changed_by) if rec.changed_by else None)
-
-    def passage(self, ref: CitationRef | str, language: str = "en") -> Passage | None:
-        key = f"{language}:{ref}"
-        i = self._pos.get(key)
-        return self.passages[i] if i is not None else None
 
 
 _open: dict[tuple[str, str | None], Searcher] = {}

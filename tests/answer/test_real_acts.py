@@ -26,7 +26,9 @@ EMBEDDER, RERANKER = "minilm", "embedder:minilm"
 
 
 def _build(home: Path, fresh: bool = False) -> None:
-    """Build (fresh: with the test embedder and reranker) or update the index (its own settings)."""
+    """Build (fresh: with the test embedder and reranker) or update the index (its own settings), then
+    calibrate it on the golden dev split."""
+    from lexcite.eval.golden_run import calibrate_on
     from lexcite.index.build import build
 
     with Catalog(home / "catalog.sqlite") as c:
@@ -34,6 +36,7 @@ def _build(home: Path, fresh: bool = False) -> None:
             build(c, home=home, embedder=EMBEDDER, reranker=RERANKER)
         else:
             build(c, home=home)
+        calibrate_on(home=home, catalog=c)
 
 
 @pytest.fixture(scope="module")

@@ -37,8 +37,8 @@ def events(monkeypatch, stub_searcher):
 
     monkeypatch.setattr(search_mod, "Searcher", OpenSearcher)
     monkeypatch.setattr(search_mod, "ABLATION", {"full": None})
-    monkeypatch.setattr(calibrate_mod, "calibrate", lambda path, home=None: log.append(("calibrate", path))
-                        or Calibration())
+    monkeypatch.setattr(calibrate_mod, "calibrate", lambda questions, source, home=None:
+                        log.append(("calibrate", source, {q.split for q in questions})) or Calibration())
     return log
 
 
@@ -50,5 +50,5 @@ def test_stored_threshold_is_used_unless_calibration_is_asked_for(golden_file, e
 
 def test_calibrate_runs_on_the_evaluated_file_before_the_index_opens(golden_file, events):
     r = run_golden(golden_file, split="test", calibrate=True, with_answers=False)
-    assert events == [("calibrate", golden_file), "open"]
+    assert events == [("calibrate", str(golden_file), {"dev"}), "open"]  # its dev questions only
     assert r.meta["calibration"] == {"threshold": 0.5, "stages": "all"} and r.summary["n"] == 2

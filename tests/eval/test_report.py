@@ -19,7 +19,7 @@ def test_report_writes_markdown_and_pngs_from_result_files(golden_file, stub_sea
                  ask=ask_fn, support=support_fn)
     out = tmp_path / "report"
     r.write(out)
-    md, hits, scores = write_report(out)
+    md, hits, scores, ceiling = write_report(out)
     assert hits.read_bytes()[:8] == PNG and scores.read_bytes()[:8] == PNG
     text = md.read_text(encoding="utf-8")
     assert "| bm25 | 0.500 | 0.250 | 0.500 | 0.307 |" in text  # the ablation row, from summary.json

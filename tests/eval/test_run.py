@@ -41,7 +41,8 @@ from lexcite.eval.run import EvalResult, evaluate
 pytestmark = pytest.mark.unit
 
 ABLATION = {"bm25": "bm25", "full": "full"}
-JSON_KEYS = {"n", "hit@k", "recall@k", "mrr", "ndcg@k", "abstain_correct", "abstain_wrong", "by_category",
+JSON_KEYS = {"n", "hit@k", "recall@k", "mrr", "ndcg@k", "abstain_correct", "abstain_wrong", "ceiling",
+             "ceiling_by_budget", "by_category",
              "by_post_cutoff", "ablation", "key_facts", "citation_valid", "citation_support", "refusal_rate",
              "abstain_precision", "abstain_recall", "conflict_both_shown", "superseded_cited", "ref_exact", "ref_loose"}
 
@@ -122,7 +123,7 @@ def test_as_of_applies_unless_the_question_sets_its_own(golden_file, stub_search
 def test_without_answers_json_has_only_retrieval_keys(golden_file, stub_searcher):
     r = evaluate(load_golden(golden_file), stub_searcher, k=3, ablation=ABLATION, with_answers=False)
     assert set(r.to_json()) == {"n", "hit@k", "recall@k", "mrr", "ndcg@k", "abstain_correct", "abstain_wrong",
-                                "by_category", "by_post_cutoff", "ablation"}
+                                "ceiling", "ceiling_by_budget", "by_category", "by_post_cutoff", "ablation"}
     assert "answer" not in r.rows[0]
 
 

@@ -65,3 +65,19 @@ class TestMask:
         a, b = BM25Index(texts, impl="bm25s"), BM25Index(texts, impl="rank_bm25")
         for q in ("deployers keep logs", "training data risk", "importers incidents"):
             assert [i for i, _ in a.top(q, None, 3)] == [i for i, _ in b.top(q, None, 3)]
+
+
+def test_a_saved_index_scores_as_the_one_built_and_is_refused_for_other_texts(tmp_path):
+    from lexcite.index.bm25 import fingerprint
+
+    texts = ["Providers of high-risk AI systems shall keep logs.", "Deployers shall inform workers.",
+             "Fines up to EUR 35 000 000 apply under Article 99(3)."]
+    built = BM25Index(texts)
+    built.save(tmp_path / "bm25", fingerprint(texts))
+    loaded = BM25Index.load(tmp_path / "bm25", fingerprint(texts))
+    assert loaded is not None and loaded.size == 3
+    for q in ("logs of high risk systems", "35000000 fines", "Article 99", "nothing matches zebra"):
+        assert loaded.scores(q).tolist() == built.scores(q).tolist()
+        assert loaded.top(q, None, 2) == built.top(q, None, 2)
+    assert BM25Index.load(tmp_path / "bm25", fingerprint(texts[:2])) is None  # built from other passages
+    assert BM25Index.load(tmp_path / "nowhere", fingerprint(texts)) is None

@@ -7,7 +7,8 @@ import pytest
 from lexcite.catalog import Catalog
 from lexcite.contract import Perimeter
 from lexcite.errors import ConfigError, IndexMismatch
-from lexcite.index.build import build, load_manifest
+from lexcite.index.build import build
+from lexcite.index.manifest import load_manifest
 from lexcite.index.search import ABLATION, Searcher
 
 from .conftest import AI, EMBEDDER, ai_act, dp_act, store
@@ -23,7 +24,7 @@ def home(tmp_path):
 def _build(home, catalog, **kw):
     kw.setdefault("embedder", EMBEDDER)
     kw.setdefault("reranker", "none")
-    return build(catalog, home=home, chroma_url="", golden=False, **kw)
+    return build(catalog, home=home, chroma_url="", **kw)
 
 
 def test_first_build_embeds_everything_and_records_what_it_was_built_from(home):

@@ -52,7 +52,7 @@ def real_index(corpus, tmp_path_factory):
             c.store(dataclasses.replace(parsed, units=keep), Source(location=str(corpus / name), sha256=sha))
         [guide] = ingest_paths(c, [GUIDANCE], Overrides(act=GUIDANCE_CELEX, binding=False))
         assert guide.counts.get("article") == 3
-        build(c, home=home, chroma_url="", embedder=EMBEDDER, reranker=RERANKER, golden=False)
+        build(c, home=home, chroma_url="", embedder=EMBEDDER, reranker=RERANKER)
     with Searcher(home, chroma_url="") as s:
         yield s
 

@@ -32,7 +32,7 @@ def _build_home(home: Path, url: str) -> None:
         store(c, ai_act())  # the newer version supersedes the first
         store(c, dp_act())
         store(c, guidance())
-        build(c, home=home, chroma_url=url, embedder=EMBEDDER, reranker=RERANKER, golden=False)
+        build(c, home=home, chroma_url=url, embedder=EMBEDDER, reranker=RERANKER)
 
 
 @pytest.fixture(scope="module", params=["embedded", "server"])
@@ -163,3 +163,22 @@ class TestRanking:
         with Searcher(home, chroma_url=url, params=Params(pool=2, n_bm25=2, n_dense=2)) as s:
             r = s.search("shall", Perimeter(), stages=ABLATION["hybrid"])
         assert len(r.ranked) == 2
+
+
+class TestEvidenceByProvision:
+    def test_the_result_carries_its_provisions_inside_the_perimeter(self, searcher):
+        p = Perimeter(acts=(AI,))
+        r = searcher.search("What fines apply for non-compliance with the prohibition?", p, stages=NO_THRESHOLD)
+        ev = r.provisions
+        assert ev is not None and ev.groups and ev.tokens <= ev.budget
+        units = ev.units()
+        assert all(p.admits(searcher.catalog.resolve(u.ref, "en")) for u in units)
+        assert units[0].ref.unit.startswith("art_3") and ev.groups[0].provision.unit == "art_3"
+        ranked = {c.ref for c in r.ranked}
+        assert {u.ref for g in ev.groups for u in g.ranked} <= ranked
+        smaller = searcher.evidence(r, 1)  # the best unit only, whatever the budget
+        assert [u.ref for u in smaller.units()] == [r.ranked[0].ref]
+
+    def test_nothing_admitted_hands_over_no_evidence(self, searcher):
+        r = searcher.search("What fines apply?", Perimeter(acts=("32099R0404",)), stages=NO_THRESHOLD)
+        assert r.abstained and r.provisions is not None and r.provisions.groups == ()

@@ -1,0 +1,67 @@
+"""The stored build state of an index: LEXCITE_HOME/index/manifest.json.
+
+It records what the index was built from: the catalog state (`Catalog.state()`),
+the embedder, the reranker, the granularity, the tokenizer and BM25 parameters,
+the backend, the passages embedded, and the calibrated thresholds. A search
+against an index built from another catalog state or with another model raises
+IndexMismatch (`check`). The manifest is written last and atomically, so an
+interrupted build leaves the previous manifest, and the next search reports the
+mismatch instead of using a half-built index.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from lexcite.errors import IndexMismatch
+from lexcite.index.dense import same_backend
+
+__all__ = ["MANIFEST_FORMAT", "FIX", "NO_INDEX", "manifest_path", "load_manifest", "save_manifest", "check"]
+
+MANIFEST_FORMAT = 1
+FIX = "run `lexcite index --rebuild`"
+NO_INDEX = "no index in this LEXCITE_HOME; run `lexcite index` (after `lexcite ingest`)"
+
+
+def manifest_path(home: Path) -> Path:
+    return home / "index" / "manifest.json"
+
+
+def load_manifest(home: Path) -> dict[str, Any] | None:
+    path = manifest_path(home)
+    if not path.exists():
+        return None
+    return json.loads(path.read_text())
+
+
+def save_manifest(home: Path, manifest: dict[str, Any]) -> None:
+    path = manifest_path(home)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True))
+    os.replace(tmp, path)  # atomic: a reader sees the old manifest or the new one
+
+
+def check(manifest: dict[str, Any] | None, state: str, embedder: str | None = None,
+          backend: str | None = None) -> dict[str, Any]:
+    """The manifest, if the index matches the catalog state, embedder and backend.
+
+    Raises:
+        IndexMismatch: no index, or one built from another catalog state, model or backend.
+    """
+    if manifest is None:
+        raise IndexMismatch(NO_INDEX)
+    if manifest.get("format") != MANIFEST_FORMAT:
+        raise IndexMismatch(f"index format {manifest.get('format')} is not {MANIFEST_FORMAT}; {FIX}")
+    if manifest["catalog_state"] != state:
+        raise IndexMismatch(f"the index was built from catalog state {manifest['catalog_state']}, "
+                            f"the catalog is now {state} (ingested since?); {FIX}")
+    if embedder and manifest["embedder"] != embedder:
+        raise IndexMismatch(f"the index was built with embedder {manifest['embedder']!r}, not {embedder!r}; "
+                            f"{FIX} --embedder {embedder}")
+    if backend and not same_backend(manifest["backend"], backend):
+        raise IndexMismatch(f"the index was built on {manifest['backend']}, not {backend}; {FIX}")
+    return manifest

@@ -1,0 +1,94 @@
+"""Candidates the question itself names: the provisions it cites and the terms the acts define.
+
+- A provision reference ("Article 26(1)", "Annex IV", "point (c) of Article 5(1)", "Art. 17(1) GDPR",
+  "articolo 50, paragrafo 2") is read with `lexcite.references` and resolved against the passages
+  inside the perimeter: in the act it names, else in every act in scope. The unit and the passages
+  under it join the candidates (a whole article or annex gives its units, first ones first).
+- A defined term: the term list is read from the parsed definitions of every act ("(14) 'X' means
+  ..." points) when the index is opened. A question that asks what a term means ("how is profiling
+  defined", "what counts as a provider") gets that term's definition as a candidate.
+
+What joins is only a candidate: the reranker scores it like any other, and the priority it gets
+(`Params.named_bonus` for at most `Params.named_boosted` of them, `Params.definition_bonus`) is
+measured on the dev split (bench/RESULTS.md): citing a provision earns it; asking for a definition
+does not (the retrievers find definitions already), so `Stages.definitions` is off by default.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from lexcite.index.chunks import Passage
+from lexcite.question import cues
+from lexcite.references import ActNames, find_references
+
+__all__ = ["Named", "NamedCandidates", "defined_term"]
+
+_MAX_PER_REFERENCE = 8  # a whole annex or article: its first units (the evidence adds the rest of the provision)
+_MAX_TERMS = 2
+# "(14) ‘serious incident’ means ...", "(4) 'profiling' means ...", "‘X’ or ‘Y’ means"
+_DEFINITION = re.compile(r"^\s*\(?\d+[a-z]?\)?\s*[‘'\"“]([^’'\"”]{2,80})[’'\"”](?:\s*(?:or|and)\s*[‘'\"“][^’'\"”]+"
+                         r"[’'\"”])*\s+(?:means|shall mean|refers to)\b", re.I)
+
+
+def defined_term(text: str) -> str | None:
+    """The term a definition point defines, lower-cased, or None when the text is not one."""
+    m = _DEFINITION.match(text)
+    return " ".join(m[1].lower().split()) if m else None
+
+
+@dataclass(frozen=True)
+class NamedCandidates:
+    references: tuple[int, ...]  # passage positions under a provision the question cites
+    definitions: tuple[int, ...]  # passage positions of a definition the question asks about
+    terms: tuple[str, ...]  # the defined terms it asks about
+
+
+class Named:
+    """The passages under each unit id, and the defined terms, of one open index."""
+
+    def __init__(self, passages: Sequence[Passage], acts: Iterable[tuple[str, str]]):
+        self._names = ActNames(acts)
+        self._under: dict[tuple[str, str], list[int]] = {}  # (act, unit id or an ancestor's) -> positions
+        self._terms: dict[str, list[int]] = {}
+        for i, p in enumerate(passages):
+            u = p.record.unit
+            parts = u.unit.split(".")
+            for n in range(1, len(parts) + 1):
+                self._under.setdefault((u.act, ".".join(parts[:n])), []).append(i)
+            term = defined_term(p.body)
+            if term:
+                self._terms.setdefault(term, []).append(i)
+        longest_first = sorted(self._terms, key=len, reverse=True)  # "AI system" before "system"
+        alternatives = "|".join(re.escape(t) for t in longest_first)
+        self._term_re = re.compile(rf"(?<![\w-])({alternatives})(?:e?s)?(?![\w-])", re.I) if longest_first else None
+
+    @property
+    def terms(self) -> frozenset[str]:
+        return frozenset(self._terms)
+
+    def find(self, query: str, mask: np.ndarray, acts_in_scope: Sequence[str],
+             definitions: bool = True) -> NamedCandidates:
+        """The passages inside `mask` that `query` names (its definitions too when `definitions`)."""
+        refs: list[int] = []
+        for ref in find_references(query):
+            named = self._names.resolve(ref.act) if ref.act else None
+            acts = [named] if named else list(acts_in_scope) or sorted({a for a, _ in self._under})
+            for cand in ref.candidates:
+                found = [i for a in acts for i in self._under.get((a, cand), []) if mask[i]]
+                if found:
+                    refs.extend(j for j in found[:_MAX_PER_REFERENCE] if j not in refs)
+                    break
+        terms: list[str] = []
+        defs: list[int] = []
+        if definitions and self._term_re is not None and cues(query).definition:
+            for m in self._term_re.finditer(query):
+                term = " ".join(m[1].lower().split())
+                if term in self._terms and term not in terms and len(terms) < _MAX_TERMS:
+                    terms.append(term)
+                    defs.extend(i for i in self._terms[term] if mask[i] and i not in defs)
+        return NamedCandidates(tuple(refs), tuple(defs), tuple(terms))

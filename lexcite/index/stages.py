@@ -1,0 +1,80 @@
+"""Which retrieval stages run and with what sizes and weights: `Stages`, `Params`, the ablation rows.
+
+A calibrated threshold belongs to one ranking configuration (`stages_key`) and one set of `Params`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from lexcite.index.fuse import RRF_K
+
+__all__ = ["Stages", "Params", "ABLATION", "stages_key"]
+
+
+@dataclass(frozen=True)
+class Stages:
+    """Which stages run. The defaults are the configuration measured best on the dev split."""
+
+    bm25: bool = True
+    dense: bool = True
+    siblings: bool = True
+    rerank: bool = True
+    binding_priority: bool = True
+    value_priority: bool = True
+    named: bool = True  # provisions the question cites join the candidates, with a priority (named.py)
+    provenance: bool = True  # an amending instruction gives way to the text it enacted (provenance.py)
+    definitions: bool = False  # the definition of a term the question asks about joins (named.py): no gain on dev
+    threshold: bool = True
+    scope: bool = True  # abstain on a question asked under a law the catalog lacks (scope.py)
+
+
+@dataclass(frozen=True)
+class Params:
+    """Sizes and weights of the stages; defaults chosen on the dev split (bench/RESULTS.md, "Retrieval")."""
+
+    n_bm25: int = 40  # top-N from BM25 that enter fusion
+    n_dense: int = 40  # top-N from the dense index
+    rrf_k: int = RRF_K
+    pool: int = 20  # fused candidates that go on to siblings and rerank
+    sibling_hits: int = 1  # the top fused hits whose siblings join
+    max_siblings: int = 4  # per hit, nearest in document order first
+    sibling_decay: float = 0.9  # without rerank, a sibling ranks just below the hit that brought it
+    rerank_blend: float = 0.05  # final = rerank + blend * (fused score / best fused score)
+    binding_bonus: float = 0.05  # binding text over guidance (set on guidance probes: dev has no guidance)
+    operative_bonus: float = 0.02  # articles, points, annexes over recitals (measured on dev)
+    value_bonus: float = 0.03  # a passage that states the kind of value asked for (a date for "when ...?")
+    named_bonus: float = 0.05  # a unit under a provision the question cites
+    definition_bonus: float = 0.0  # the definition of a term the question asks about (dev: 0 to 0.05 alike)
+    named_boosted: int = 2  # at most this many named units (the best scored) get their bonus (dev: 1-3 alike)
+
+
+_OFF = Stages(**{f.name: False for f in fields(Stages)})
+
+# The ablation, each row adding one stage to the one before; "full" is the default configuration.
+ABLATION: dict[str, Stages] = {
+    "bm25": replace(_OFF, bm25=True),
+    "dense": replace(_OFF, dense=True),
+    "hybrid": replace(_OFF, bm25=True, dense=True),
+    "+siblings": replace(_OFF, bm25=True, dense=True, siblings=True),
+    "+rerank": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True),
+    "+binding": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True),
+    "+value": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
+                      value_priority=True),
+    "+named": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
+                      value_priority=True, named=True),
+    "+provenance": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
+                           value_priority=True, named=True, provenance=True),
+    "+definitions": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
+                            value_priority=True, named=True, provenance=True, definitions=True),
+    "full": Stages(),
+}
+
+
+_ADMISSION = ("threshold", "scope")  # stages that decide admission, not the order
+
+
+def stages_key(stages: Stages) -> str:
+    """The ranking part of a Stages value (threshold aside): what a calibrated threshold belongs to."""
+    on = [f.name for f in fields(Stages) if f.name not in _ADMISSION and getattr(stages, f.name)]
+    return "+".join(on) or "none"

@@ -1,0 +1,82 @@
+"""Candidates a question names: provision references resolved inside the perimeter, and defined terms."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lexcite.catalog import Catalog
+from lexcite.index.chunks import passages
+from lexcite.index.named import Named, defined_term
+
+from .conftest import AI, DP, ai_act, dp_act, parsed, store
+
+pytestmark = pytest.mark.unit
+
+TERMS = "32099R0007"
+
+
+def _terms_act():
+    return parsed(TERMS, "2023-01-01", [
+        ("art_1", "article", "For the purposes of this Regulation: (1) ‘register keeper’ means the authority "
+         "keeping the register; (2) ‘entry’ means one line of the register.", None, "Article 1 — Definitions"),
+        ("art_1.pnt_1", "point", "(1) ‘register keeper’ means the authority keeping the register;", "art_1",
+         "Article 1, point (1)"),
+        ("art_1.pnt_2", "point", "(2) ‘entry’ means one line of the register.", "art_1", "Article 1, point (2)"),
+    ], title="Toy register act")
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory):
+    with Catalog(tmp_path_factory.mktemp("named") / "catalog.sqlite") as c:
+        for act in (ai_act(), dp_act(), _terms_act()):
+            store(c, act)
+        ps = passages(list(c.records()))
+        acts = {(v.act, v.title) for v in c.versions()}
+    return ps, Named(ps, acts)
+
+
+def _refs(index, positions):
+    ps, _ = index
+    return [str(ps[i].record.unit.ref).split("@")[0] + "#" + ps[i].record.unit.unit for i in positions]
+
+
+def _all(index):
+    return np.ones(len(index[0]), dtype=bool)
+
+
+def test_a_cited_paragraph_brings_its_points_in_every_act_in_scope_that_has_it(index):
+    found = index[1].find("What does Article 3(1) require?", _all(index), ())
+    assert _refs(index, found.references) == [f"{AI}#art_3.par_1.pnt_a", f"{AI}#art_3.par_1.pnt_b"]
+    assert found.definitions == () and found.terms == ()
+
+
+def test_the_act_named_beside_the_reference_is_the_only_one_searched(index):
+    found = index[1].find("What does Article 1 of Regulation (EU) 2099/2 say?", _all(index), ())
+    assert _refs(index, found.references) == [f"{DP}#art_1"]
+    both = index[1].find("What does Article 1 say?", _all(index), ())
+    assert {r.split("#")[0] for r in _refs(index, both.references)} == {AI, DP, TERMS}
+    scoped = index[1].find("What does Article 1 say?", _all(index), (DP,))  # the perimeter's acts
+    assert _refs(index, scoped.references) == [f"{DP}#art_1"]
+
+
+def test_a_unit_outside_the_perimeter_is_never_named(index):
+    ps, named = index
+    mask = np.array([p.record.unit.act != AI for p in ps])
+    assert named.find("What does Article 3(1) require?", mask, ()).references == ()
+
+
+def test_a_definition_question_gets_the_definition_of_the_term_the_acts_define(index):
+    ps, named = index
+    assert {"register keeper", "entry"} <= named.terms
+    found = named.find("What is meant by register keepers?", _all(index), ())
+    assert found.terms == ("register keeper",) and _refs(index, found.definitions) == [f"{TERMS}#art_1.pnt_1"]
+    assert named.find("What is meant by register keepers?", _all(index), (), definitions=False).definitions == ()
+    assert named.find("Must the register keeper store notes?", _all(index), ()).definitions == ()
+
+
+def test_defined_term_reads_definition_points_only():
+    assert defined_term("(49) ‘serious incident’ means an incident or malfunctioning") == "serious incident"
+    assert defined_term("(4) 'profiling' means any form of automated processing") == "profiling"
+    assert defined_term("(1) in Article 3, point (14) is replaced by the following: ‘(14) ‘x’ means y’") is None
+    assert defined_term("Providers shall keep logs.") is None
