@@ -58,12 +58,15 @@ METRICS = {
     "abstain_wrong": "share of answerable questions on which retrieval admitted nothing (lower is better)",
     "key_facts": "share of a question's key facts found in the answer text (a refusal finds none), averaged",
     "citation_valid": "share of answers where every sentence cites and every cited unit is evidence in the perimeter",
-    "citation_support": "share of an answer's sentences whose numbers and names appear in the units they cite",
+    "citation_support": "share of an answer's sentences the cited units support, judged apart from the verifier",
     "refusal_rate": "share of questions (answerable or not) whose answer is a refusal",
     "abstain_precision": "share of refusals that were on abstain questions",
     "abstain_recall": "share of abstain questions that were refused",
     "conflict_both_shown": "share of conflict questions whose answer shows each diverging act",
     "superseded_cited": "number of answers citing a superseded version (lower is better)",
+    "ref_exact": "share of answerable questions whose answer cites a unit on an expected unit's branch (refusal: miss)",
+    "ref_loose": "share of answerable questions whose answer cites inside an expected article, annex or recital",
+    "ceiling": "share of answerable questions with a relevant unit inside the evidence the generator receives",
 }
 
 

@@ -53,7 +53,7 @@ def test_report_names_the_models_and_defines_each_metric(golden_file, stub_searc
     r.write(tmp_path)
     text = write_report(tmp_path)[0].read_text(encoding="utf-8")
     assert "- embedder: e5, reranker: embedder:e5" in text
-    for key in (*RETRIEVAL_KEYS, "abstain_correct", "abstain_wrong", *ANSWER_KEYS):
+    for key in (*RETRIEVAL_KEYS, "ceiling", "abstain_correct", "abstain_wrong", *ANSWER_KEYS):
         assert f"- **{key}**: {METRICS[key]}" in text  # one line each, beside the table
         assert "\n" not in METRICS[key]
 
