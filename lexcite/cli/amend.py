@@ -107,11 +107,12 @@ def consolidation_check(
     Example: lexcite consolidation-check 32024R1689 --json
     """
     from lexcite.cli._acts import require_act
+    from lexcite.contract import is_celex
     from lexcite.errors import LexciteError
     from lexcite.ingest.consolidation import ConsolidationCheck
 
     with Catalog() as catalog:
-        act = require_act(catalog, act)
+        act = act if is_celex(act) else require_act(catalog, act)  # a CELEX is checked as given
         checks = catalog.consolidation_checks(act)
     if as_json:
         print(json.dumps(checks, ensure_ascii=False, indent=1))
