@@ -34,10 +34,18 @@ def _question(i: int, question: str, behavior: str = "answer", expected: tuple[s
             "split": "dev"}
 
 
-def test_the_shipped_file_holds_a_threshold_for_the_demo_embedder():
+def test_the_shipped_file_holds_current_thresholds_for_the_demo_and_default_embedders():
+    """Stale once the search parameters or stages change: rerun bench/shipped_thresholds.py on calibrated homes."""
+    from dataclasses import asdict
+
+    from lexcite.index.stages import Params, Stages, stages_key
+
     data = json.loads(SHIPPED.read_text())
-    entry = data["thresholds"][shipped_key("minilm", "embedder:minilm")]
-    assert all(t["answerable"] > 0 and t["golden"] == "golden.jsonl" for t in entry.values())
+    for embedder in ("minilm", "e5"):
+        entry = data["thresholds"][shipped_key(embedder, f"embedder:{embedder}")]
+        assert stages_key(Stages()) in entry
+        assert all(t["answerable"] > 0 and t["golden"] == "golden.jsonl" for t in entry.values())
+        assert all(t["params"] == asdict(Params()) for t in entry.values())
 
 
 def test_own_acts_get_the_shipped_threshold_then_their_own(cli, lexcite_home, tmp_path):
