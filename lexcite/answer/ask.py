@@ -41,6 +41,7 @@ from lexcite.answer.verify import check_values, verify
 from lexcite.catalog import Catalog
 from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter, Retriever, Verdict
 from lexcite.errors import ConfigError
+from lexcite.index.perimeter import empty_reason
 from lexcite.question import cues, value_secondary
 from lexcite.references import short_forms
 from lexcite.values import CHECKED_KINDS, read_values
@@ -192,7 +193,8 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
             timings: dict[str, float]) -> Answer:
     evidence = build_evidence(result)
     if not evidence:  # invariant 2: decided here, no generator called
-        return no_evidence_answer(question, result)
+        empty = empty_reason(perimeter, catalog.versions()) if not result.ranked else None
+        return no_evidence_answer(question, result, empty)
     try:
         return _compose(question, perimeter, evidence, gen, catalog, rec, timings)
     except _Refused as r:

@@ -78,12 +78,15 @@ def refused_answer(question: str, perimeter: Perimeter, reason: str, *, evidence
     )
 
 
-def no_evidence_answer(question: str, result: SearchResult) -> Answer:
-    """Invariant 2: nothing admitted -> the fixed refusal, naming what was searched and why nothing qualified."""
+def no_evidence_answer(question: str, result: SearchResult, empty: str | None = None) -> Answer:
+    """Invariant 2: nothing admitted -> the fixed refusal, naming what was searched and why nothing qualified.
+
+    `empty`: why the perimeter holds nothing at all (index/perimeter.py `empty_reason`), when known.
+    """
     if result.outside:
         why = refusal_reason(result.outside)
     elif not result.ranked:
-        why = "no unit in the perimeter matched the question"
+        why = empty or "no unit in the perimeter matched the question"
     else:
         best = max(c.score for c in result.ranked)
         why = f"no unit passed the relevance threshold ({len(result.ranked)} ranked"

@@ -19,16 +19,29 @@ import typer
 from lexcite.contract import Perimeter, is_celex
 from lexcite.errors import ConfigError
 
-__all__ = ["ActOpt", "LanguageOpt", "AsOfOpt", "SupersededOpt", "BindingOpt", "AccessTagOpt",
+__all__ = ["ActOpt", "LanguageOpt", "AsOfOpt", "SupersededOpt", "BindingOpt", "AccessTagOpt", "KOpt", "check_date",
            "perimeter_from_options"]
 
-ActOpt = Annotated[list[str] | None, typer.Option("--act", help="Only this act (CELEX); repeat for several.")]
+ActOpt = Annotated[list[str] | None, typer.Option("--act", help="Only this act: CELEX or a name from `lexcite "
+                                                                  "acts` (AI Act, GDPR); repeat for several.")]
 LanguageOpt = Annotated[str, typer.Option("--language", help="ISO 639-1 language of the texts; 'any' for all.")]
 AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="The law as in force on this date (YYYY-MM-DD); "
                                                                "default today.")]
 SupersededOpt = Annotated[bool, typer.Option("--include-superseded", help="Also search superseded versions.")]
 BindingOpt = Annotated[bool, typer.Option("--binding-only", help="Legislation only, no guidance.")]
 AccessTagOpt = Annotated[list[str] | None, typer.Option("--access-tag", help="An access tag you hold; repeatable.")]
+# One spelling everywhere: `-k 3` and `--k 3` both work in ask, search and eval.
+KOpt = Annotated[int, typer.Option("-k", "--k", min=1, help="How many units of evidence (hit@k is cut here).")]
+
+
+def check_date(value: str | None, option: str) -> None:
+    """ConfigError naming the option when `value` is not a YYYY-MM-DD date."""
+    if value is None:
+        return
+    try:
+        Perimeter(as_of=value)
+    except ValueError as e:
+        raise ConfigError(f"{option}: {e}") from None
 
 
 def perimeter_from_options(act: list[str] | None = None, language: str = "en", as_of: str | None = None,
@@ -37,13 +50,20 @@ def perimeter_from_options(act: list[str] | None = None, language: str = "en", a
     """The Perimeter the shared options describe.
 
     Raises:
-        ConfigError: a CELEX or a date that does not parse.
+        ConfigError: a date that does not parse.
+        CitationError: an act name the catalog does not know.
     """
-    for a in act or ():
-        if not is_celex(a):
-            raise ConfigError(f"--act {a!r} is not a CELEX number like 32024R1689")
+    check_date(as_of, "--as-of")
+    acts = tuple(act or ())
+    if any(not is_celex(a) for a in acts):  # a name ('AI Act', 'GDPR'): the catalog knows which act it is
+        from lexcite.catalog import Catalog
+        from lexcite.cli._acts import act_names, require_act
+
+        with Catalog() as catalog:
+            names = act_names(catalog)
+            acts = tuple(a if is_celex(a) else require_act(catalog, a, names) for a in acts)
     try:
-        return Perimeter(acts=tuple(act or ()), language=None if language in ("any", "") else language,
+        return Perimeter(acts=acts, language=None if language in ("any", "") else language,
                          include_superseded=include_superseded, binding_only=binding_only, as_of=as_of,
                          access_tags=tuple(access_tag or ()))
     except ValueError as e:

@@ -8,21 +8,20 @@ target; `apply-amendments` runs the same step again for one stored amending act.
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from lexcite.catalog import Catalog
 from lexcite.cli._app import app, out
-from lexcite.errors import LexciteError
-from lexcite.ingest.amendments import link_counts
-from lexcite.ingest.apply_amendments import ApplyResult, apply_stored
-from lexcite.ingest.consolidation import ConsolidationCheck
+
+if TYPE_CHECKING:
+    from lexcite.ingest.apply_amendments import ApplyResult
 
 
 @app.command()
 def amendments(
-    act: Annotated[str, typer.Argument(help="CELEX of the amended act, e.g. 32024R1689.")],
+    act: Annotated[str, typer.Argument(help="The amended act: CELEX (32024R1689) or a name (AI Act).")],
     given: Annotated[bool, typer.Option("--given", help="List the instructions ACT gives to other acts.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object: counts and links.")] = False,
 ) -> None:
@@ -31,13 +30,18 @@ def amendments(
     Example: lexcite amendments 32024R1689      (what 2026/1744 and others change in the AI Act)
              lexcite amendments 32026R1744 --given
     """
+    from lexcite.cli._acts import require_act
+    from lexcite.ingest.amendments import link_counts
+
     with Catalog() as catalog:
+        act = require_act(catalog, act)
         rows = catalog.links(amending_act=act) if given else catalog.links(target_act=act)
-    if not rows:
-        what = "given by" if given else "targeting"
-        raise LexciteError(f"{act}: no amendment instructions {what} it are stored; ingest the amending act "
-                           "(e.g. lexcite ingest 32026R1744.oj.xhtml)")
     counts = link_counts(link for link, _ in rows)
+    if not rows and not as_json:
+        # Not an error: most acts are never amended, or not by an act this catalog holds.
+        out.print(f"{act}: no stored act gives amendment instructions to it" if not given else
+                  f"{act}: it gives no amendment instructions to other acts (not an amending act)")
+        return
     if as_json:
         print(json.dumps({"act": act, "given": given, "counts": counts,
                           "links": [{**link.to_dict(), "outcome": outcome} for link, outcome in rows]},
@@ -72,6 +76,8 @@ def apply_amendments(
     Ingesting does this already; run it after ingesting a target act on its own, or to check.
     Example: lexcite apply-amendments 32026R1744
     """
+    from lexcite.ingest.apply_amendments import apply_stored
+
     with Catalog() as catalog:
         results = apply_stored(catalog, celex, version, language)
     for r in results:
@@ -89,8 +95,9 @@ def apply_amendments(
 
 @app.command("consolidation-check")
 def consolidation_check(
-    act: Annotated[str, typer.Argument(help="CELEX of the consolidated act, e.g. 32024R1689.")],
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per checked version.")] = False,
+    act: Annotated[str, typer.Argument(help="The consolidated act: CELEX (32024R1689) or a name (AI Act).")],
+    as_json: Annotated[bool, typer.Option("--json", help="A JSON array, one object per checked version "
+                                                         "([] when none).")] = False,
 ) -> None:
     """Compare the official consolidated text with the version lexcite derived for the same date.
 
@@ -99,15 +106,21 @@ def consolidation_check(
     {+official+}), units only in one of them.
     Example: lexcite consolidation-check 32024R1689 --json
     """
+    from lexcite.cli._acts import require_act
+    from lexcite.contract import is_celex
+    from lexcite.errors import LexciteError
+    from lexcite.ingest.consolidation import ConsolidationCheck
+
     with Catalog() as catalog:
+        act = act if is_celex(act) else require_act(catalog, act)  # a CELEX is checked as given
         checks = catalog.consolidation_checks(act)
+    if as_json:
+        print(json.dumps(checks, ensure_ascii=False, indent=1))
+        return
     if not checks:
         raise LexciteError(f"{act}: no official consolidation checked against a derived version; ingest the act, "
                            "its amending act and the consolidated text (e.g. fmx4/02024R1689-20260727)")
     for d in checks:
-        if as_json:
-            print(json.dumps(d, ensure_ascii=False, indent=1))
-            continue
         c = ConsolidationCheck.from_dict(d)
         total = len(c.units_equal) + len(c.units_differ) + len(c.only_official)
         out.print(f"[bold]{c.act}@{c.version}[/bold] [{c.language}] official {c.official}", highlight=False)

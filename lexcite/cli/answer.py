@@ -3,28 +3,33 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 
-from lexcite.answer.ask import GENERATORS, ReplayReport, ask, choose_generator, replay
-from lexcite.answer.trace import TraceStore, catalog_problems
-from lexcite.catalog import Catalog
-from lexcite.cli._app import app, err, out
+from lexcite import __version__
+from lexcite.cli._app import EXIT_REFUSED, app, err, out
 from lexcite.cli._options import (
     AccessTagOpt,
     ActOpt,
     AsOfOpt,
+    BindingOpt,
+    KOpt,
     LanguageOpt,
     SupersededOpt,
     perimeter_from_options,
 )
-from lexcite.contract import Answer
+from lexcite.contract import Answer, Evidence
 from lexcite.errors import ConfigError
 
+if TYPE_CHECKING:
+    from lexcite.answer.ask import ReplayReport
+
 GeneratorOpt = Annotated[str | None, typer.Option(
-    "--generator", help=f"{' or '.join(GENERATORS)}; default claude when ANTHROPIC_API_KEY is set, else extractive "
+    # the names are lexcite.answer.ask.GENERATORS (a test checks they agree), written out so that
+    # building the command line does not import the answering stack
+    "--generator", help="claude, extractive or local; default claude when ANTHROPIC_API_KEY is set, else extractive "
                         "(local needs `pip install lexcite[local]`).")]
 
 
@@ -35,13 +40,17 @@ def ask_command(
     language: LanguageOpt = "en",
     as_of: AsOfOpt = None,
     include_superseded: SupersededOpt = False,
-    binding_only: Annotated[bool, typer.Option("--binding-only/--guidance",
-                                               help="Legislation only, or legislation and guidance (default).")]
-    = False,
+    binding_only: BindingOpt = False,
     access_tag: AccessTagOpt = None,
     generator: GeneratorOpt = None,
-    k: Annotated[int, typer.Option("-k", help="At most this many units of evidence.")] = 6,
-    as_json: Annotated[bool, typer.Option("--json", help="The whole answer as JSON.")] = False,
+    k: KOpt = 6,
+    as_json: Annotated[bool, typer.Option("--json", help="The whole answer as one JSON object (question, answer, "
+                                                         "refused, refusal_reason, sentences, evidence, conflicts, "
+                                                         "verdicts, generator, flags, trace_id, perimeter); the "
+                                                         "same as --format json.")] = False,
+    fmt: Annotated[str, typer.Option("--format", help="text (default), json, or markdown: a memo to paste "
+                                                      "(question, answer, each cited paragraph quoted with its "
+                                                      "version and link, conflicts, trace id).")] = "text",
     no_trace: Annotated[bool, typer.Option("--no-trace", help="Do not record this question.")] = False,
     no_text: Annotated[bool, typer.Option("--no-text", help="Trace ids, hashes and flags only, no text.")] = False,
 ) -> None:
@@ -49,17 +58,70 @@ def ask_command(
 
     Example: lexcite ask "By when must providers of high-risk AI systems comply?" --act 32024R1689
     """
+    from lexcite.answer.ask import GENERATORS, ask, choose_generator
+
+    if fmt not in FORMATS:
+        raise ConfigError(f"--format {fmt!r}: choose from {', '.join(FORMATS)}")
+    fmt = "json" if as_json else fmt
     if generator is not None and generator not in GENERATORS:
         raise ConfigError(f"--generator {generator!r}: choose from {', '.join(GENERATORS)}")
     perimeter = perimeter_from_options(act, language, as_of, include_superseded, binding_only, access_tag)
     choice = choose_generator(generator)
-    if not as_json:
+    if fmt == "text":
         err.print(f"generator: {choice.why}", markup=False, highlight=False)
     answer = ask(question, perimeter, k=k, generator=choice, trace=not no_trace, store_text=not no_text)
-    if as_json:
+    if fmt == "json":
         print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=1))
-        return
-    render(answer)
+    elif fmt == "markdown":
+        print(memo(answer), end="")
+    else:
+        render(answer)
+    if answer.refused:
+        raise typer.Exit(EXIT_REFUSED)
+
+
+FORMATS = ("text", "json", "markdown")
+
+
+def _kind(e: Evidence) -> str:
+    """What a source is, as a reader weighs it: a recital explains a binding act but binds no one."""
+    if e.ref.unit.startswith("rct_"):
+        return "recital (not binding)"
+    return "binding" if e.binding else "guidance"
+
+
+def memo(a: Answer) -> str:
+    """The answer as a Markdown memo: question, answer, each cited paragraph quoted with version and link,
+    conflicts, trace id. Quoted text is the stored text, whole."""
+    lines = [f"# {a.question}", ""]
+    sid = {e.ref: e.sid for e in a.evidence}
+    if a.refused:
+        lines += [f"**{a.text}**", "", a.refusal_reason.removeprefix(a.text).strip(), ""]
+    else:
+        lines += ["## Answer", ""]
+        lines += [f"{s.text} [{', '.join(sid.get(r, '?') for r in s.refs)}]" for s in a.sentences]
+        lines.append("")
+    cited = set(a.cited())
+    shown = [e for e in a.evidence if e.ref in cited] if not a.refused else []
+    if shown:
+        lines += ["## Cited provisions", ""]
+    for e in shown:
+        lines += [f"### [{e.sid}] {e.title}", "",
+                  f"`{e.ref}` — version {e.ref.version}, {e.status}, {_kind(e)} — <{e.source_url}>", ""]
+        lines += [f"> {para}" if para else ">" for para in e.text.splitlines()] + [""]
+    if a.conflicts:
+        lines += ["## Where the texts disagree", ""]
+        for c in a.conflicts:
+            lines.append(f"- **{c.fact_kind}**: " + ("; ".join(f"{v} (`{r}`)" for v, r in c.values))
+                         + (f" — prevails: `{c.prevails}`" if c.prevails else "") + f" ({c.rule})")
+        lines.append("")
+    p = a.perimeter
+    lines += ["---", "", f"Asked of lexcite {__version__} ({a.generator or 'no generator'}), as of "
+              f"{p.effective_date()}, language {p.language or 'any'}"
+              + (f", acts {', '.join(p.acts)}" if p.acts else "") + "."]
+    if a.trace_id:
+        lines.append(f"Trace `{a.trace_id}` (`lexcite trace show {a.trace_id}`).")
+    return "\n".join(lines) + "\n"
 
 
 def render(a: Answer) -> None:
@@ -113,7 +175,7 @@ def _sources(a: Answer, cited_only: bool = False) -> None:
     for e in a.evidence:
         if cited_only and e.ref not in cited:
             continue
-        kind = "binding" if e.binding else "guidance"
+        kind = _kind(e)
         out.print(f"  {e.sid}  [bold]{escape(str(e.ref))}[/bold]  {escape(e.title)}")
         out.print(f"      version {e.ref.version}, {e.status}, {kind}  "
                   f"[link={e.source_url}]{escape(e.source_url)}[/link]")
@@ -129,6 +191,8 @@ def trace_list(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """The most recent traces."""
+    from lexcite.answer.trace import TraceStore
+
     with TraceStore() as store:
         rows = store.list(limit)
     if as_json:
@@ -146,6 +210,9 @@ def trace_show(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Everything recorded for one answer, and whether it still verifies against the catalog."""
+    from lexcite.answer.trace import TraceStore, catalog_problems
+    from lexcite.catalog import Catalog
+
     with TraceStore() as store:
         doc = store.get(trace_id)
         content_ok = store.verify_content(doc)
@@ -201,6 +268,8 @@ def trace_replay(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Ask the traced question again with its recorded inputs and report what differs."""
+    from lexcite.answer.ask import replay
+
     report: ReplayReport = replay(trace_id, generator=generator)
     if as_json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=1))

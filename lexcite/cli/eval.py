@@ -11,10 +11,9 @@ from rich.table import Table
 
 from lexcite import config
 from lexcite.cli._app import app, err, out, progress
+from lexcite.cli._options import KOpt
 from lexcite.errors import ConfigError
-from lexcite.eval.aggregate import ANSWER_KEYS, RETRIEVAL_KEYS
-from lexcite.eval.golden import SPLITS, default_golden_path
-from lexcite.eval.golden_run import run_golden
+from lexcite.eval.golden import SPLITS
 
 
 def _fmt(v: Any) -> str:
@@ -25,7 +24,7 @@ def _fmt(v: Any) -> str:
 def eval_(
     golden: Annotated[Path | None, typer.Option("--golden", help="Golden set, JSON Lines (DESIGN.md format).")] = None,
     split: Annotated[str | None, typer.Option("--split", help=f"Only this split: {' or '.join(SPLITS)}.")] = None,
-    k: Annotated[int, typer.Option("--k", help="Units given to the generator; hit@k is cut here.")] = 6,
+    k: KOpt = 6,
     as_of: Annotated[str | None, typer.Option("--as-of", help="As-of date YYYY-MM-DD for questions without one.")]
     = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object with the summary.")] = False,
@@ -48,14 +47,17 @@ def eval_(
             Perimeter(as_of=as_of)
         except ValueError as e:
             raise ConfigError(f"--as-of: {e}") from None
+    from lexcite.eval.golden import default_golden_path
+    from lexcite.eval.golden_run import run_golden
+
     api_key = config.anthropic_api_key()
     if not no_answers and not api_key:
         err.print("no-RAG baseline skipped: ANTHROPIC_API_KEY not set", style="dim")
     with progress() as bar:
-        task = bar.add_task("questions", total=None)
+        bar.update("questions")
         result = run_golden(golden or default_golden_path(), split=split, k=k, as_of=as_of, calibrate=calibrate,
                             with_answers=not no_answers, report_dir=report, api_key=api_key,
-                            on_question=lambda i, n: bar.update(task, completed=i, total=n))
+                            on_question=lambda i, n: bar.update(done=i, total=n))
     if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
@@ -65,6 +67,8 @@ def eval_(
 
 
 def _render(s: dict[str, Any], latency: dict[str, dict[str, Any]], k: int) -> None:
+    from lexcite.eval.aggregate import ANSWER_KEYS, RETRIEVAL_KEYS
+
     out.print(f"{s['n']} questions, k = {k}")
     overall = Table("metric", "value")
     for key in (*RETRIEVAL_KEYS, "abstain_correct", "abstain_wrong", *ANSWER_KEYS):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -17,14 +17,16 @@ from lexcite.cli._options import (
     ActOpt,
     AsOfOpt,
     BindingOpt,
+    KOpt,
     LanguageOpt,
     SupersededOpt,
     perimeter_from_options,
 )
-from lexcite.contract import SearchResult
 from lexcite.errors import ConfigError
-from lexcite.index.scope import refusal_reason
 from lexcite.printable import printable
+
+if TYPE_CHECKING:
+    from lexcite.contract import SearchResult
 
 
 @app.command()
@@ -49,9 +51,9 @@ def index(
         # Before anything is touched: a failed option never costs a working index its thresholds.
         raise ConfigError(f"--golden {golden}: no such file; nothing was changed")
     with progress() as bar:
-        task = bar.add_task("indexing", total=None)
+        bar.update("indexing")
         report = build(rebuild=rebuild, embedder=embedder, reranker=reranker,
-                       progress=lambda what, i, n: bar.update(task, description=what, completed=i, total=n))
+                       progress=lambda what, i, n: bar.update(what, i, n))
     calibration, notes = None, list(report.notes)
     path = golden or default_golden_path()
     if path.exists():
@@ -71,9 +73,18 @@ def index(
         err.print(note, markup=False)
 
 
+def scale_label(scale: str, value: float) -> str:
+    """A score's scale as a reader can take it: final scores add ranking bonuses (binding text, stated
+    values) to the reranker's score, so a 'cosine' above 1 is not a cosine."""
+    if scale == "cosine" and abs(value) > 1:
+        return "cosine plus ranking bonuses"
+    return scale
+
+
 def _print_calibration(c: object) -> None:
     d = c.to_dict()  # type: ignore[attr-defined]
-    out.print(f"threshold {d['threshold']:.4f} ({d['scale']}) for {d['stages']}: abstains on "
+    scale = scale_label(d["scale"], d["threshold"])
+    out.print(f"threshold {d['threshold']:.4f} ({scale}) for {d['stages']}: abstains on "
               f"{d['correct_abstentions']}/{d['abstain']} abstain and {d['wrong_abstentions']}/{d['answerable']} "
               f"answerable dev questions ({d['golden']})")
 
@@ -96,7 +107,7 @@ def calibrate(
 @app.command()
 def search(
     question: Annotated[str, typer.Argument(help="The question, in words.")],
-    k: Annotated[int, typer.Option("--k", help="How many units to admit.")] = 6,
+    k: KOpt = 6,
     act: ActOpt = None,
     language: LanguageOpt = "en",
     as_of: AsOfOpt = None,
@@ -140,13 +151,16 @@ def _provision_rows(result: SearchResult) -> list[dict]:
 
 
 def _print_result(result: SearchResult, rows: list[dict], k: int, explain: bool) -> None:
+    from lexcite.index.scope import refusal_reason
+
     if result.outside:
         out.print(f"[yellow]nothing admitted[/yellow]: {refusal_reason(result.outside)}")
     elif result.abstained:
         line = f"threshold {result.threshold:.4f}" if result.threshold is not None else "no candidate"
         out.print(f"[yellow]nothing admitted[/yellow] ({line}): the documents in this perimeter do not answer it")
     not_admitted = " [dim](not admitted)[/dim]" if result.outside else " [dim](below threshold)[/dim]"
-    table = Table("#", "reference", "title", "score", "stages", "link")
+    table = Table("#", "reference", "title", "score", "stages")
+    table.add_column("link", overflow="fold")  # folded onto more lines in a narrow terminal, never cut
     for row in rows[:k]:
         stages = " ".join(f"{s}={v:.3g}" for s, v in row["stages"].items() if s != "sibling_of")
         mark = "" if row["admitted"] else not_admitted

@@ -5,22 +5,20 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from lexcite.answer.conflicts import unit_head
-from lexcite.catalog import Catalog
-from lexcite.cli._app import app, out, progress
-from lexcite.contract import CitationRef, UnitRecord
+from lexcite.cli._app import app, err, out, progress
+from lexcite.cli._options import AsOfOpt, check_date
 from lexcite.errors import LexciteError
-from lexcite.ingest.completeness import describe_units
-from lexcite.ingest.dates import Dated, UnitDates
-from lexcite.ingest.load import Overrides, ingest_paths
-from lexcite.ingest.refresh import refresh as refresh_acts
 from lexcite.printable import printable
+
+if TYPE_CHECKING:
+    from lexcite.catalog import Catalog, UnitRecord
+    from lexcite.ingest.dates import Dated, UnitDates
 
 
 @app.command()
@@ -36,54 +34,98 @@ def ingest(
         "--replace", help="Store a text that lacks units of the stored version (the loss is listed).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per document.")] = False,
 ) -> None:
-    """Ingest local EUR-Lex documents into the catalog.
+    """Ingest local EUR-Lex documents into the catalog, one line per file with its outcome.
+
+    Folders are read whole. Acts are stored in publication order, so an amending act is applied
+    after the acts it amends; when one version arrives in several files (OJ XHTML, HTML, Formex),
+    one is stored: OJ XHTML, then OJ HTML, consolidated, Formex. A file that fails is reported and
+    the rest are still stored; the exit code is then 1.
+    --json: JSON Lines, one object per file (path, act, version, language, format, action, units, note).
 
     Example: lexcite ingest ../shared/corpus/raw/32024R1689.oj.xhtml --json
     """
+    from lexcite.catalog import Catalog
+    from lexcite.ingest.completeness import describe_units
+    from lexcite.ingest.load import Overrides, ingest_batch
+
     overrides = Overrides(act=celex, version=version, language=language, binding=not guidance,
                           status=status, valid_from=valid_from, replace=replace)
     with Catalog() as catalog, progress() as bar:
-        task = bar.add_task("storing", total=None)
-        results = ingest_paths(
-            catalog, paths, overrides,
-            on_document=lambda p: bar.update(task, description=p.name, completed=0),
-            progress=lambda i, n: bar.update(task, completed=i, total=n),
-        )
-    for r in results:
+        outcomes = ingest_batch(catalog, paths, overrides,
+                                on_document=lambda p, i, n: bar.update(f"reading {p.name}", i, n))
+    for o in outcomes:
         if as_json:
-            print(json.dumps(r.to_dict(), ensure_ascii=False))
-        else:
-            counts = ", ".join(f"{n} {k}" for k, n in r.counts.items())
-            out.print(f"{r.action:9} {r.act}@{r.version} [{r.language}, {r.format}] {counts}", markup=False)
-            if r.lost:
-                out.print(f"          lost {len(r.lost)} stored units: {describe_units(r.lost)}", markup=False)
+            print(json.dumps(o.to_dict(), ensure_ascii=False))
+            continue
+        r = o.result
+        what = f"{r.act}@{r.version} [{r.language}, {r.format}] " if r else ""
+        counts = ", ".join(f"{n} {k}" for k, n in r.counts.items()) if r and o.action != "applied" else ""
+        line = f"{o.action:9} {o.path}  {what}{counts}".rstrip()
+        (err if o.failed else out).print(f"{line}  {o.note}".rstrip() if o.note else line, markup=False)
+        if r is not None and r.lost:
+            out.print(f"          lost {len(r.lost)} stored units: {describe_units(r.lost)}", markup=False)
+    failed = sum(o.failed for o in outcomes)
+    if failed:
+        raise LexciteError(f"{failed} of {len(outcomes)} document(s) not ingested (listed above); "
+                           "everything else was stored")
 
 
 @app.command()
-def acts(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
-    """List the catalog: acts, versions, status, validity and unit counts."""
+def acts(as_json: Annotated[bool, typer.Option("--json", help="A JSON array, one object per version (act, name, "
+                                                            "version, language, format, status, valid_from, "
+                                                            "valid_to, binding, title, sha256, source, "
+                                                            "units).")] = False,
+         ) -> None:
+    """List the catalog: acts and the names they go by, versions, status, validity and unit counts.
+
+    The names (AI Act, GDPR, Digital Omnibus on AI) are accepted wherever an act is asked for
+    (--act, show, amendments). The last line says which abstention threshold `ask` uses.
+    """
+    from lexcite import config
+    from lexcite.catalog import Catalog
+    from lexcite.cli._acts import act_names
+    from lexcite.cli.index import scale_label
+    from lexcite.index.build import load_manifest
+    from lexcite.references import short_title
+
     with Catalog() as catalog:
         rows = [(v, catalog.unit_counts(v.id)) for v in catalog.versions()]
+        names = act_names(catalog)
         dates = {v.id: catalog.version_dates(v.id) for v, _ in rows}
+    # a name is shown only if it leads back to its act ("Text with EEA relevance" names none)
+    known = {v.act: n for v, _ in rows if (n := short_title(v.title)) and names.resolve(n) == v.act}
+    manifest = load_manifest(config.home()) or {}
     if as_json:
         print(json.dumps([{
-            "act": v.act, "version": v.version, "language": v.language, "format": v.format, "status": v.status,
-            "valid_from": v.valid_from, "valid_to": v.valid_to, "binding": v.binding, "title": v.title,
-            "sha256": v.sha256, "source": v.source, "units": counts,
+            "act": v.act, "name": known.get(v.act), "version": v.version, "language": v.language,
+            "format": v.format, "status": v.status, "valid_from": v.valid_from, "valid_to": v.valid_to,
+            "binding": v.binding, "title": v.title, "sha256": v.sha256, "source": v.source, "units": counts,
             **_dates_dict(dates[v.id]),
         } for v, counts in rows], ensure_ascii=False, indent=1))
         return
     table = Table(box=None, pad_edge=False)
-    for name in ("act", "version", "lang", "format", "status", "valid from", "valid to", "entry into force",
+    for name in ("act", "name", "version", "lang", "format", "status", "valid from", "valid to", "entry into force",
                  "applies from", "binding", "units"):
         table.add_column(name, no_wrap=True)
     table.add_column("title", overflow="ellipsis", no_wrap=True, max_width=48)
     for v, counts in rows:
         eif, applies = dates[v.id] or (None, None)
-        table.add_row(v.act, v.version, v.language, v.format, v.status, v.valid_from, v.valid_to or "",
-                      _day(eif), _day(applies), "yes" if v.binding else "guidance", str(sum(counts.values())),
+        table.add_row(v.act, known.get(v.act, ""), v.version, v.language, v.format, v.status, v.valid_from,
+                      v.valid_to or "", _day(eif), _day(applies), "yes" if v.binding else "guidance",
+                      str(sum(counts.values())),
                       _short_title(v.title))
     out.print(table)
+    if not rows:
+        out.print("the catalog is empty: lexcite ingest FILE... or lexcite refresh")
+    t = _threshold(manifest)
+    if not manifest:
+        out.print("not indexed yet: lexcite index" if rows else "", markup=False)
+    elif t is None:
+        out.print(f"index: {manifest.get('embedder')}, reranker {manifest.get('reranker')}; no abstention threshold "
+                  "yet: lexcite calibrate [--golden FILE]", markup=False)
+    else:
+        out.print(f"index: {t['embedder']}, reranker {t['reranker']}; abstention threshold {t['value']:.4f} "
+                  f"({scale_label(t['scale'], t['value'])}), {t['source']}", markup=False)
 
 
 def _day(d: Dated | None) -> str:
@@ -106,6 +148,8 @@ def _short_title(title: str) -> str:
 def _when(d: UnitDates, act: str) -> str:
     """'entered into force 2024-08-01 (Article 113), applies from 2027-12-02 as regards … (Article 113,
     point (c)(i)), …'; a date another act sets names that act."""
+    from lexcite.answer.conflicts import unit_head
+
     def by(x: Dated) -> str:
         if x.set_by is None:
             return f" ({x.said})"
@@ -135,31 +179,61 @@ def _period(d: UnitDates, rec: UnitRecord) -> str:
     return f"this text applies {start} → {end or 'open'}"
 
 
+def _threshold(manifest: dict) -> dict | None:
+    """The default configuration's abstention threshold and where it comes from, or None."""
+    from lexcite.index.search import Stages, stages_key
+
+    entry = manifest.get("thresholds", {}).get(stages_key(Stages()))
+    if entry is None:
+        return None
+    golden = str(entry.get("golden", ""))
+    source = (golden.replace("shipped:", "calibrated on the shipped golden set:", 1) if golden.startswith("shipped:")
+              else f"calibrated on {golden}")
+    return {"embedder": manifest.get("embedder"), "reranker": manifest.get("reranker"), "value": entry["value"],
+            "scale": entry.get("scale"), "source": source, "shipped": golden.startswith("shipped:")}
+
+
 @app.command()
 def show(
-    ref: Annotated[str, typer.Argument(help="e.g. 32024R1689#art_6.par_2 or 32024R1689@2024-07-12#art_6")],
-    language: Annotated[str | None, typer.Option("--language")] = None,
+    ref: Annotated[str, typer.Argument(help="A citation (32024R1689#art_6.par_2, 32024R1689@2025-01-01#art_6) or a "
+                                            "reference as written ('Art. 6(2) AI Act', 'article 83(5) GDPR', "
+                                            "'Annex III point 4(a)', 'art_6.par_2').")],
+    act: Annotated[str | None, typer.Option("--act", help="The act, when REF does not name it: CELEX or a name "
+                                                          "from `lexcite acts` (AI Act, GDPR).")] = None,
+    as_of: AsOfOpt = None,
+    language: Annotated[str | None, typer.Option("--language", help="ISO 639-1 code; default: English "
+                                                                    "when held.")] = None,
     history: Annotated[bool, typer.Option("--history", help="Every version of the unit.")] = False,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object (with --history: a JSON array), the "
+                                                         "unit's fields plus ref, status, valid_from, valid_to, "
+                                                         "changed_by.")] = False,
 ) -> None:
-    """Print one unit by citation reference (no version = the current one)."""
-    parsed = CitationRef.parse(ref)
+    """Print one provision: its text (each paragraph on its own line), version, validity and link.
+
+    No date: the current version. A date (in REF or --as-of) that is no version's date means the
+    version in force on that date.
+    Example: lexcite show 'Art. 6(2) AI Act' --as-of 2025-01-01
+    """
+    from lexcite.catalog import Catalog
+    from lexcite.cli._acts import locate
+
     with Catalog() as catalog:
-        records = catalog.history(parsed.act, parsed.unit, language) if history else [
-            catalog.resolve(parsed, language)]
-        dates = {rec.unit.ref: catalog.unit_dates(rec.unit.ref, rec.unit.language) for rec in records}
-    if not records:
-        raise LexciteError(f"{ref}: no such unit in the catalog; see `lexcite acts`")
+        check_date(as_of, "--as-of")
+        found = locate(catalog, ref, act=act, as_of=as_of, language=language)
+        records = catalog.history(found.ref.act, found.ref.unit, language) if history else [
+            catalog.resolve(found.ref, language)]
+        parts = {id(rec): _children(catalog, rec) for rec in records}
+        dates = {id(rec): catalog.unit_dates(rec.unit.ref, rec.unit.language) for rec in records}
+    if as_json:
+        docs = [{**rec.unit.to_dict(), "ref": str(rec.unit.ref), "status": rec.status, "valid_from": rec.valid_from,
+                 "valid_to": rec.valid_to, "changed_by": rec.changed_by,
+                 "dates": json.loads(d.to_json()) if (d := dates[id(rec)]) else None} for rec in records]
+        print(json.dumps(docs if history else docs[0], ensure_ascii=False, indent=1))
+        return
     for rec in records:
         u = rec.unit
-        d = dates[u.ref]
-        if as_json:
-            print(json.dumps({**u.to_dict(), "ref": str(u.ref), "status": rec.status,
-                              "valid_from": rec.valid_from, "valid_to": rec.valid_to,
-                              "changed_by": rec.changed_by,
-                              "dates": json.loads(d.to_json()) if d else None}, ensure_ascii=False))
-            continue
-        out.print(f"[bold]{u.ref}[/bold]  {escape(printable(u.title))}")
+        d = dates[id(rec)]
+        out.print(f"[bold]{escape(str(u.ref))}[/bold]  {escape(printable(u.title))}")
         # the period this text was the law: from when its version is in force to when the next one is
         out.print(f"version {u.version} ({u.language}), {rec.status}, text in force {rec.valid_from} → "
                   f"{rec.valid_to or 'open'}" + (f", changed by {rec.changed_by}" if rec.changed_by else ""),
@@ -167,8 +241,17 @@ def show(
         if d is not None:
             out.print(printable(_when(d, u.act)), markup=False)
             out.print(_period(d, rec), markup=False)
-        out.print(printable(u.text), markup=False)
-        out.print(f"[link={u.source_url}]{u.source_url}[/link]\n")
+        for text in parts[id(rec)] or [u.text]:
+            out.print(printable(text), markup=False)
+        out.print(f"[link={u.source_url}]{escape(u.source_url)}[/link]\n")
+
+
+def _children(catalog: Catalog, rec: UnitRecord) -> list[str]:
+    """The texts of a unit's direct parts (an article's paragraphs), in document order; [] when it has none."""
+    u = rec.unit
+    kids = [r.unit for r in catalog.records(u.act, u.language) if r.unit.version == u.version
+            and r.unit.parent == u.unit]
+    return [k.text for k in sorted(kids, key=lambda k: k.position)]
 
 
 @app.command()
@@ -181,8 +264,12 @@ def refresh(
 
     Example: lexcite refresh 32024R1689 --json
     """
-    with Catalog() as catalog:
-        report = refresh_acts(catalog, celex or None, tuple(language) if language else None)
+    from lexcite.catalog import Catalog
+    from lexcite.ingest.refresh import refresh as refresh_acts
+
+    with Catalog() as catalog, progress() as bar:
+        report = refresh_acts(catalog, celex or None, tuple(language) if language else None,
+                              progress=lambda what, n: bar.update(f"fetching {what}", n))
     if as_json:
         print(json.dumps([i.to_dict() for i in report.items], ensure_ascii=False, indent=1))
     else:

@@ -90,8 +90,10 @@ def run_golden(
         questions = [q for q in questions if q.id not in left_out]
         result = evaluate(questions, searcher, k, with_answers, outside=lambda ref, p: searcher.catalog.outside(ref, p),
                           records=records, no_rag=no_rag, as_of=as_of, on_question=on_question)
+        embedder, reranker = searcher.embedder_name, searcher.reranker_spec
     generators = Counter(r["answer"]["generator"] for r in result.rows if r.get("answer") and r["answer"]["generator"])
-    result.meta.update(golden=str(golden), split=split, as_of=as_of, calibrated=calibrate,
+    result.meta.update(golden=str(golden), split=split, as_of=as_of, calibrated=calibrate, embedder=embedder,
+                       reranker=reranker,
                        calibration=calibration or stored, generator=", ".join(generators) or None,
                        no_rag_model=model if no_rag else None, left_out=left_out)
     if report_dir is not None:

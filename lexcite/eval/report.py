@@ -48,23 +48,57 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
     return lines + [""]
 
 
+# Each metric in one line, as the report's readers need it (lexcite/eval/metrics.py computes them).
+METRICS = {
+    "hit@k": "share of answerable questions with a relevant unit among the top k",
+    "recall@k": "share of a question's expected units (or anchors) found in the top k, averaged",
+    "mrr": "mean of 1 / rank of the first relevant unit within the top 10 (0 when none)",
+    "ndcg@k": "ranking quality in the top k: relevant units discounted by log2 of their rank, 1 = ideal",
+    "abstain_correct": "share of abstain questions on which retrieval admitted nothing (higher is better)",
+    "abstain_wrong": "share of answerable questions on which retrieval admitted nothing (lower is better)",
+    "key_facts": "share of a question's key facts found in the answer text (a refusal finds none), averaged",
+    "citation_valid": "share of answers where every sentence cites and every cited unit is evidence in the perimeter",
+    "citation_support": "share of an answer's sentences the cited units support, judged apart from the verifier",
+    "refusal_rate": "share of questions (answerable or not) whose answer is a refusal",
+    "abstain_precision": "share of refusals that were on abstain questions",
+    "abstain_recall": "share of abstain questions that were refused",
+    "conflict_both_shown": "share of conflict questions whose answer shows each diverging act",
+    "superseded_cited": "number of answers citing a superseded version (lower is better)",
+    "ref_exact": "share of answerable questions whose answer cites a unit on an expected unit's branch (refusal: miss)",
+    "ref_loose": "share of answerable questions whose answer cites inside an expected article, annex or recital",
+    "ceiling": "share of answerable questions with a relevant unit inside the evidence the generator receives",
+}
+
+
+def _definitions(keys: Sequence[str]) -> list[str]:
+    return [f"- **{k}**: {METRICS[k]}" for k in keys if k in METRICS] + [""]
+
+
 def _threshold(r: EvalResult) -> float | None:
     values = [row["stages"][FULL]["threshold"] for row in r.rows if FULL in row["stages"]]
     return next((v for v in values if v is not None), None)
+
+
+def stage_style(i: int) -> dict[str, Any]:
+    """The i-th stage line's colour, dash and marker. Stages that rank alike overlap, so each line
+    differs from every other in all three (and plot_hits offsets each a little), up to 10 stages."""
+    dashes = ["-", "--", "-.", ":", (0, (5, 1, 1, 1)), (0, (1, 1)), (0, (3, 1, 1, 1, 1, 1)), (0, (8, 2)),
+              (0, (2, 3)), (0, (6, 1, 2, 1))]
+    markers = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
+    return {"color": plt.get_cmap("tab10").colors[i % 10], "linestyle": dashes[i % 10], "marker": markers[i % 10]}
 
 
 def plot_hits(r: EvalResult, path: Path) -> None:
     """hit@k for k = 1..20, one line per pipeline stage."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ks = list(range(1, DEPTH + 1))
-    styles = ["-", "--", "-.", ":"]  # stages that rank alike overlap; the dashes keep each visible
     for i, stage in enumerate(r.meta["stages"]):
         curve = hit_curve(r.rows, stage, DEPTH)
         if curve:
-            ax.plot(ks, curve, marker="o", markersize=3, label=stage, linestyle=styles[i % len(styles)],
+            ax.plot(ks, [v + 0.004 * i for v in curve], markersize=4, label=stage, **stage_style(i),
                     linewidth=2.5 if stage == FULL else 1.4)
     ax.axvline(r.k, color="grey", linestyle=":", label=f"k = {r.k} (to the generator)")
-    ax.set(xlabel="k", ylabel="hit@k (answerable questions)", ylim=(0, 1.02), xticks=ks,
+    ax.set(xlabel="k", ylabel="hit@k (answerable questions; lines offset by 0.004 apart)", ylim=(0, 1.05), xticks=ks,
            title="hit@k per pipeline stage")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")
@@ -142,11 +176,14 @@ def _markdown(r: EvalResult) -> str:
               f"- threshold: {_fmt(_threshold(r))} ({_calibration(meta)})"]
     if meta.get("as_of"):
         lines.append(f"- as-of date: {meta['as_of']} (unless a question sets its own)")
+    if meta.get("embedder"):
+        lines.append(f"- embedder: {meta['embedder']}, reranker: {meta.get('reranker') or 'none'}")
     if meta.get("generator"):
         lines.append(f"- generator: {meta['generator']}")
     lines += ["", "## Overall", ""]
     keys = [*RETRIEVAL_KEYS, "ceiling", "abstain_correct", "abstain_wrong", *(ANSWER_KEYS if answers else ())]
     lines += _table(["metric", "value"], [[key, s.get(key)] for key in keys])
+    lines += _definitions([key for key in keys if key in s])
     if s.get("ceiling_by_budget"):
         lines += ["## Ceiling by evidence budget", "",
                   "Share of answerable questions with a relevant unit inside the evidence by provision the "

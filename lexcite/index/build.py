@@ -23,7 +23,7 @@ from typing import Any
 
 from lexcite import config
 from lexcite.catalog import Catalog
-from lexcite.errors import IndexMismatch
+from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.bm25 import BM25_PARAMS, TOKENIZER, BM25Index, fingerprint
 from lexcite.index.chunks import DEFAULT_GRANULARITY, Passage, chunk_id, chunk_texts, passages
 from lexcite.index.dense import DenseStore, backend_name, metadata, open_client, same_backend
@@ -150,6 +150,9 @@ def build(
     own = catalog is None
     catalog = catalog or Catalog(home / "catalog.sqlite")
     try:
+        if not catalog.versions():
+            raise ConfigError("the catalog is empty: nothing to index; store acts first "
+                              "(lexcite ingest FILE... or lexcite refresh)")
         previous = load_manifest(home)
         old = None if rebuild else previous
         emb_name = embedder or (old or {}).get("embedder") or DEFAULT_EMBEDDER

@@ -19,10 +19,18 @@ admitted. It is measured, not chosen:
 
 `test` questions are never given here. One threshold is stored per ranking
 configuration (`stages_key`) in the index manifest.
+
+5. A catalog the golden set does not cover (the user's own acts: no answerable dev
+   question here) gets the threshold calibrated on the shipped golden set over its own
+   acts for the same embedder and reranker (data/golden/thresholds.json, written by
+   `python bench/shipped_thresholds.py HOME`): the same score scale, stated as such
+   (`golden` says "shipped"). `lexcite calibrate --golden FILE` with the user's own
+   questions replaces it.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
@@ -39,11 +47,33 @@ from lexcite.index.manifest import load_manifest, save_manifest
 from lexcite.index.search import Searcher
 from lexcite.index.stages import ABLATION, Params, Stages, stages_key
 
-__all__ = ["Calibration", "CalibrationQuestion", "choose_threshold", "calibrate", "MAX_WRONG_ABSTAIN", "RULE"]
+__all__ = ["Calibration", "CalibrationQuestion", "choose_threshold", "calibrate", "MAX_WRONG_ABSTAIN", "RULE",
+           "SHIPPED", "shipped_key"]
 
 MAX_WRONG_ABSTAIN = 0.10
 RULE = ("max correct abstentions on dev, subject to wrongly abstaining on <= 10% of answerable dev questions; "
         "ties -> lowest threshold; thresholds are midpoints between observed top-1 scores")
+
+
+SHIPPED = Path(__file__).resolve().parents[2] / "data" / "golden" / "thresholds.json"
+
+
+def shipped_key(embedder: str, reranker: str) -> str:
+    return f"{embedder} | {reranker}"
+
+
+def _shipped(embedder: str, reranker: str, key: str, params: Params) -> Calibration | None:
+    """The threshold the shipped golden set gave this embedder, reranker, stages and parameters, if recorded."""
+    try:
+        entry = json.loads(SHIPPED.read_text(encoding="utf-8"))["thresholds"][shipped_key(embedder, reranker)][key]
+    except (OSError, KeyError, ValueError):
+        return None
+    if entry.get("params") != asdict(params):
+        return None  # calibrated under other search parameters: another score scale
+    fields = {k: entry[k] for k in ("stages", "threshold", "scale", "answerable", "abstain", "correct_abstentions",
+                                    "wrong_abstentions", "skipped")}
+    return Calibration(**fields, golden=f"shipped: {entry['golden']} over its own acts ({SHIPPED.name}); "
+                                        "not your questions - run `lexcite calibrate --golden FILE`")
 
 
 @dataclass(frozen=True)
@@ -141,6 +171,14 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
                     continue
                 top = r.ranked[0].score if r.ranked else -math.inf
                 (no if q.behavior == "abstain" else ok).append(top)
+            shipped = None if ok else _shipped(searcher.embedder_name, searcher.reranker_spec, key, searcher.params)
+            if shipped is not None:  # nothing answerable in this catalog: the shipped set's line (rule 5)
+                results[key] = shipped
+                continue
+            if not ok:
+                raise ConfigError(f"{source}: no dev question is answerable from this catalog, and no threshold "
+                                  f"is shipped for {shipped_key(searcher.embedder_name, searcher.reranker_spec)}; "
+                                  "write a few questions about your acts and run `lexcite calibrate --golden FILE`")
             t, correct, wrong = choose_threshold(ok, no)
             results[key] = Calibration(key, t, SCALES[score_scale(stages, searcher.reranker_spec)], len(ok),
                                        len(no), correct, wrong, skipped, source)

@@ -9,13 +9,14 @@ that they do. The rule itself is written once, on `Perimeter`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
 from lexcite.contract import OPEN_END, Perimeter, UnitRecord
 
-__all__ = ["where", "date_int", "tag_key", "RecordMask"]
+__all__ = ["where", "date_int", "tag_key", "RecordMask", "empty_reason"]
 
 
 def date_int(iso: str | None) -> int:
@@ -92,3 +93,31 @@ class RecordMask:
         held = frozenset(p.access_tags)
         m &= ~self._restricted | np.array([bool(t & held) for t in self._tags], dtype=bool)
         return m
+
+
+def empty_reason(p: Perimeter, versions: Iterable[Any]) -> str | None:
+    """Why no stored version can be in the perimeter at all, naming the real cause; None if some can.
+
+    `versions` are the catalog's version rows (act, language, status, valid_from, valid_to).
+    The checks narrow in the order a reader would: the act, then the language, then the date.
+    """
+    rows = [v for v in versions if v.status != "draft"]
+    if p.acts:
+        missing = [a for a in p.acts if not any(v.act == a for v in rows)]
+        if len(missing) == len(p.acts):
+            verb = "is" if len(missing) == 1 else "are"
+            return f"{' and '.join(missing)} {verb} not in the catalog (see `lexcite acts`)"
+        rows = [v for v in rows if v.act in p.acts]
+    if p.language is not None:
+        held = sorted({v.language for v in rows})
+        if p.language not in held:
+            return f"no text in {p.language!r} is held; the catalog holds {', '.join(held) or 'none'}"
+        rows = [v for v in rows if v.language == p.language]
+    if p.include_superseded and not p.as_of:
+        return None
+    day = p.effective_date()
+    if not any(v.valid_from <= day < (v.valid_to or OPEN_END) for v in rows):
+        earliest = min((v.valid_from for v in rows), default=None)
+        later = f"; the earliest text held is in force from {earliest}" if earliest and earliest > day else ""
+        return f"nothing in the perimeter is in force on {day}{later}"
+    return None

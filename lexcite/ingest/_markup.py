@@ -165,3 +165,11 @@ def eurlex_link(celex: str, language: str, anchor: str | None = None) -> str:
     lang = _LANG3.get(language, language.upper())
     url = f"https://eur-lex.europa.eu/legal-content/{lang}/TXT/HTML/?uri=CELEX:{celex}"
     return f"{url}#{anchor}" if anchor else url
+
+
+def consolidated_link(act: str, version: str, language: str, unit: str) -> str:
+    """The EUR-Lex consolidated text of `act` as of `version` (CELEX 0YYYYRNNNN-YYYYMMDD), at the unit's
+    article or annex: consolidated texts anchor articles and annexes (`art_4`), not their paragraphs."""
+    top = unit.split(".", 1)[0]
+    return eurlex_link(f"0{act[1:]}-{version.replace('-', '')}", language,
+                       top if top.startswith(("art_", "anx_")) else None)

@@ -35,7 +35,7 @@ from lxml import etree, html
 from lexcite.catalog import Catalog, Source, StoreResult, VersionRow
 from lexcite.contract import CitationRef, ParsedAct, Unit
 from lexcite.errors import CatalogError, CitationError, LexciteError
-from lexcite.ingest._markup import read_html, text_of
+from lexcite.ingest._markup import consolidated_link, read_html, text_of
 from lexcite.ingest.amendments import (
     AmendingAct,
     Instruction,
@@ -556,9 +556,12 @@ class _Draft:
         return "applied" + (f"; {'; '.join(notes)}" if notes else "")
 
     def result(self) -> tuple[tuple[Unit, ...], tuple[tuple[str, str], ...]]:
+        # A changed unit links to the amended act's text (consolidated as of this version), not to the
+        # instruction that changed it: `changed_by` names that one.
         units = tuple(
             Unit(self.act, self.version, uid, u.kind, u.title, u.text, u.parent, i, self.language, self.binding,
-                 u.source_url, u.footnotes)
+                 consolidated_link(self.act, self.version, self.language, uid) if uid in self.changed
+                 else u.source_url, u.footnotes)
             for i, uid in enumerate(self.order)
             for u in (self.units[uid],)
         )

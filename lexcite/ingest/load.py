@@ -10,10 +10,10 @@ from pathlib import Path
 
 from lexcite.catalog import Catalog, Source, StoreResult
 from lexcite.contract import EU_LANGUAGES, STATUSES, ParsedAct, is_celex
-from lexcite.errors import ConfigError, FormatNotRecognised, ParseError
+from lexcite.errors import ConfigError, FormatNotRecognised, LexciteError, ParseError
 from lexcite.ingest._labels import iso_date
 from lexcite.ingest._markup import read_html, read_xml
-from lexcite.ingest.apply_amendments import update_amendments
+from lexcite.ingest.apply_amendments import ApplyResult, update_amendments
 from lexcite.ingest.completeness import (
     check_document_end,
     check_final_provisions,
@@ -27,7 +27,8 @@ from lexcite.ingest.parse_formex import formex_files_from_dir, formex_files_from
 from lexcite.ingest.parse_oj import parse_oj
 from lexcite.ingest.parse_oj_old import parse_oj_flat, parse_oj_old
 
-__all__ = ["Overrides", "read_document", "ingest_paths", "ingest_document", "HTML_PARSERS"]
+__all__ = ["Overrides", "read_document", "ingest_paths", "ingest_document", "ingest_batch", "Outcome",
+           "HTML_PARSERS", "MANIFESTATION_RULE"]
 
 HTML_PARSERS = {"oj": parse_oj, "oj_flat": parse_oj_flat, "oj_old": parse_oj_old, "consolidated": parse_consolidated}
 _SUFFIXES = {".xhtml", ".html", ".htm", ".xml", ".zip"}
@@ -118,6 +119,13 @@ def ingest_document(
     parsed, sha = read_document(path, overrides)
     if check is not None:
         check(parsed)
+    return _store(catalog, parsed, sha, path, overrides, source, progress)
+
+
+def _store(catalog: Catalog, parsed: ParsedAct, sha: str, path: Path, overrides: Overrides,
+           source: Source | None = None, progress: Callable[[int, int], None] | None = None) -> StoreResult:
+    """Store a parsed document: the overrides applied, and never with fewer units than the stored version
+    unless `overrides.replace` says so (then the action is "replaced" and the loss is listed)."""
     if not overrides.binding and parsed.binding:
         parsed = dataclasses.replace(parsed, binding=False, doc_kind="guidance")
     src = source or Source(location=str(path.resolve()), sha256=sha)
@@ -170,3 +178,108 @@ def ingest_paths(
     # version that results (lexcite/ingest/apply_amendments.py); an unchanged batch writes nothing.
     results += [a.stored for a in update_amendments(catalog, results) if a.stored is not None]
     return results
+
+
+# When one version of an act in one language arrives in several files (the OJ XHTML, its HTML and
+# the Formex of the same publication), one is stored: the first of this order, then by path name.
+# XHTML first because its paragraphs carry anchors that links can point at.
+_RANK = {("oj", ".xhtml"): 0, ("oj", ".html"): 1, ("oj", ".htm"): 1, ("oj_old", ".html"): 2,
+         ("consolidated", ".xhtml"): 3, ("consolidated", ".html"): 4}
+MANIFESTATION_RULE = "one file per act, version and language: OJ XHTML, then OJ HTML, consolidated, Formex"
+
+
+def _rank(parsed: ParsedAct, path: Path) -> tuple[int, int, str]:
+    return _RANK.get((parsed.format, path.suffix.lower()), 5), len(path.name), path.name
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What ingesting one path did: stored (result), skipped for another manifestation, or failed."""
+
+    path: Path
+    # new, updated, unchanged (as the catalog stored it); skipped (another file of that version is
+    # stored); failed; applied / unapplied (an amending act's changes to one target act)
+    action: str
+    result: StoreResult | None = None
+    note: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return self.action == "failed"
+
+    def to_dict(self) -> dict[str, object]:
+        base = self.result.to_dict() if self.result else {}
+        return {"path": str(self.path), **base, "action": self.action, "note": self.note}
+
+
+def ingest_batch(
+    catalog: Catalog,
+    paths: Iterable[Path],
+    overrides: Overrides = Overrides(),
+    on_document: Callable[[Path, int, int], None] | None = None,
+) -> list[Outcome]:
+    """Ingest files and folders, each document on its own; one bad file does not stop the rest.
+
+    Every document is parsed first, so the batch can be stored in publication order (an amending
+    act after the acts it amends) with one manifestation per version (MANIFESTATION_RULE); each
+    amending act is applied as soon as it is stored, and each application is an outcome of its own.
+    """
+    docs = _documents(paths)
+    parsed: list[tuple[ParsedAct, str, Path]] = []
+    out: list[Outcome] = []
+    for i, doc in enumerate(docs):
+        if on_document:
+            on_document(doc, i, len(docs))
+        try:
+            act, sha = read_document(doc, overrides)
+        except LexciteError as e:
+            out.append(Outcome(doc, "failed", note=str(e)))
+            continue
+        parsed.append((act, sha, doc))
+    chosen: dict[tuple[str, str, str], tuple[ParsedAct, str, Path]] = {}
+    for act, sha, doc in sorted(parsed, key=lambda t: _rank(t[0], t[2])):
+        key = (act.act, act.version, act.language)
+        if key in chosen:
+            out.append(Outcome(doc, "skipped", note=f"{act.act}@{act.version} [{act.language}] is stored from "
+                                                    f"{chosen[key][2].name} ({MANIFESTATION_RULE})"))
+        else:
+            chosen[key] = (act, sha, doc)
+    seen: set[tuple[str, str, str]] = set()
+    for act, sha, doc in sorted(chosen.values(), key=lambda t: (t[0].version, t[0].act, t[0].language)):
+        try:
+            r = _store(catalog, act, sha, doc, overrides)
+        except LexciteError as e:
+            out.append(Outcome(doc, "failed", note=str(e)))
+            continue
+        out.append(Outcome(doc, r.action, r))
+        # Applied at once, act by act: the acts it amends are stored already (publication order),
+        # and an amending act that cannot be applied is a failure of its own file, not of the batch.
+        try:
+            applied = update_amendments(catalog, [r])
+        except LexciteError as e:
+            out.append(Outcome(doc, "unapplied", note=f"stored, but its amendments were not applied: {e}"))
+            continue
+        fresh = [a for a in applied if (a.amending, a.target, a.language) not in seen]
+        seen |= {(a.amending, a.target, a.language) for a in fresh}  # a target's other languages re-run them
+        out += [_applied(a, doc) for a in fresh if a.stored is not None]
+        waiting = [a for a in fresh if a.stored is None]
+        for amending in dict.fromkeys(a.amending for a in waiting):
+            out.append(_unapplied(doc, amending, [a for a in waiting if a.amending == amending]))
+    return out
+
+
+def _applied(a: ApplyResult, doc: Path) -> Outcome:
+    """An amending act applied to one target: the derived version stored (or unchanged)."""
+    assert a.stored is not None
+    action = "unchanged" if a.stored.action == "unchanged" else "applied"
+    return Outcome(doc, action, a.stored,
+                   note=f"{a.amending} applied to {a.target}@{a.base_version}: {a.applied} instructions applied, "
+                        f"{len(a.outcomes) - a.applied} not")
+
+
+def _unapplied(doc: Path, amending: str, results: list[ApplyResult]) -> Outcome:
+    """One line for the targets an amending act could not be applied to, most often acts not stored."""
+    absent = [a.target for a in results if a.note.startswith("no version of")]
+    other = [f"{a.target} ({a.note})" for a in results if not a.note.startswith("no version of")]
+    parts = ([f"{len(absent)} act(s) not in the catalog: {', '.join(absent)}"] if absent else []) + other
+    return Outcome(doc, "unapplied", note=f"{amending} not applied to " + "; ".join(parts))

@@ -144,7 +144,7 @@ def _guarded(report: RefreshReport, celex: str, language: str, role: str, run: A
     try:
         report.items.append(run())
     except LexciteError as e:
-        report.items.append(RefreshItem(celex, language, role, "failed", error=f"{type(e).__name__}: {e}"))
+        report.items.append(RefreshItem(celex, language, role, "failed", error=str(e)))
 
 
 def refresh(
@@ -154,11 +154,13 @@ def refresh(
     cellar: CellarClient | None = None,
     sparql: SparqlClient | None = None,
     deadline_s: float | None = None,
+    progress: Callable[[str, int], None] | None = None,
 ) -> RefreshReport:
     """Fetch each act, its consolidated versions and its amending acts; ingest what changed.
 
     Everything is fetched within `deadline_s` (default LEXCITE_REFRESH_DEADLINE); what is left when it
-    passes is reported failed, to be fetched by the next refresh.
+    passes is reported failed, to be fetched by the next refresh. `progress(what, n)` is told each
+    document before it is fetched, with how many have been begun.
     """
     cellar = cellar or CellarClient()
     sparql = sparql or SparqlClient()
@@ -173,6 +175,8 @@ def refresh(
         if (celex, lang) in seen:
             return
         seen.add((celex, lang))
+        if progress:
+            progress(f"{role} {celex} [{lang}]", len(seen))
         _guarded(report, celex, lang, role,
                  lambda: _fetch_and_store(catalog, cellar, celex, lang, role, valid_from))
 
@@ -184,7 +188,7 @@ def refresh(
             consolidated = sparql.consolidated_versions(celex)
             amending = sparql.amending_acts(celex)
         except LexciteError as e:
-            report.items.append(RefreshItem(celex, "", "discovery", "failed", error=f"{type(e).__name__}: {e}"))
+            report.items.append(RefreshItem(celex, "", "discovery", "failed", error=str(e)))
             continue
         for lang in langs:
             for cons in consolidated:

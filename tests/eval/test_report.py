@@ -41,3 +41,26 @@ def test_report_is_rebuilt_from_edited_files_alone(golden_file, stub_searcher, t
 def test_report_without_result_files_says_what_to_run(tmp_path):
     with pytest.raises(ConfigError, match="lexcite eval --report"):
         write_report(tmp_path)
+
+
+def test_report_names_the_models_and_defines_each_metric(golden_file, stub_searcher, ask_fn, support_fn, tmp_path):
+    from lexcite.eval.aggregate import ANSWER_KEYS, RETRIEVAL_KEYS
+    from lexcite.eval.report import METRICS
+
+    r = evaluate(load_golden(golden_file), stub_searcher, k=3, ablation={"full": "full"}, ask=ask_fn,
+                 support=support_fn)
+    r.meta.update(embedder="e5", reranker="embedder:e5")
+    r.write(tmp_path)
+    text = write_report(tmp_path)[0].read_text(encoding="utf-8")
+    assert "- embedder: e5, reranker: embedder:e5" in text
+    for key in (*RETRIEVAL_KEYS, "ceiling", "abstain_correct", "abstain_wrong", *ANSWER_KEYS):
+        assert f"- **{key}**: {METRICS[key]}" in text  # one line each, beside the table
+        assert "\n" not in METRICS[key]
+
+
+def test_every_stage_line_differs_from_every_other_in_colour_dash_and_marker():
+    from lexcite.eval.report import stage_style
+
+    styles = [stage_style(i) for i in range(10)]
+    for field in ("color", "linestyle", "marker"):
+        assert len({repr(s[field]) for s in styles}) == 10

@@ -320,7 +320,8 @@ class TestOmnibusApplied:
         assert art4.unit.version == "2026-07-27" and art4.status == "current"
         assert "take measures to support the development of AI literacy" in art4.unit.text
         assert art4.changed_by == f"{OMNI}@2026-07-24#art_1.pnt_5"
-        assert OMNI in art4.unit.source_url
+        # the link opens the amended act (consolidated as of the new version), not the amending one
+        assert art4.unit.source_url.endswith("CELEX:02024R1689-20260727#art_4")
 
     def test_the_original_is_kept_superseded_until_the_amendment_applies(self, ingested):
         cat, _ = ingested
@@ -424,7 +425,7 @@ class TestCli:
     def test_show_history_names_the_act_that_changed_the_unit(self, home):
         r = CliRunner().invoke(app, ["show", f"{AI}#art_4", "--history", "--json"])
         assert r.exit_code == 0, r.output
-        rows = [json.loads(line) for line in r.output.splitlines()]
+        rows = json.loads(r.output)  # one JSON array
         assert [(x["version"], x["status"], x["valid_to"], x["changed_by"]) for x in rows] == [
             ("2024-07-12", "superseded", "2026-07-27", None),
             ("2026-07-27", "current", None, f"{OMNI}@2026-07-24#art_1.pnt_5")]
@@ -463,7 +464,7 @@ def test_consolidated_modref_markers_land_in_changed_by_and_show_history(corpus,
     assert r.exit_code == 0, r.output
     r = CliRunner().invoke(app, ["show", f"{AI}#art_73.par_10", "--history", "--json"])
     assert r.exit_code == 0, r.output
-    (row,) = [json.loads(line) for line in r.output.splitlines()]
+    (row,) = json.loads(r.output)  # one JSON array
     assert (row["language"], row["changed_by"]) == ("nl", "32024R1689R(04)")
 
 

@@ -27,7 +27,7 @@ class TestIngest:
     def test_ingest_json_prints_one_object_per_document_with_counts(self, ai_act, corpus):
         r = lexcite("ingest", str(ai_act), str(corpus / "32024R2977.oj.html"), "--json")
         assert r.returncode == 0, r.stderr
-        docs = [json.loads(line) for line in r.stdout.splitlines()]
+        docs = [d for line in r.stdout.splitlines() if (d := json.loads(line))["action"] in ("new", "unchanged")]
         assert [(d["act"], d["version"], d["format"], d["language"]) for d in docs] == [
             ("32024R1689", "2024-07-12", "oj", "en"),
             ("32024R2977", "2024-12-04", "oj", "en"),
@@ -39,7 +39,7 @@ class TestIngest:
     def test_reingesting_the_same_file_reports_unchanged(self, ai_act):
         lexcite("ingest", str(ai_act))
         r = lexcite("ingest", str(ai_act), "--json")
-        assert json.loads(r.stdout)["action"] == "unchanged"
+        assert json.loads(r.stdout.splitlines()[0])["action"] == "unchanged"
 
     def test_command_line_flags_override_what_the_document_says(self, corpus):
         r = lexcite("ingest", str(corpus / "32024R2977.oj.html"), "--version", "2025-01-01", "--guidance", "--json")
@@ -56,7 +56,7 @@ class TestBadInput:
         page.write_text("<html><body><p class='post'>Hello</p><p class='post'>AI Act news</p></body></html>")
         r = lexcite("ingest", str(page))
         assert r.returncode == 1
-        assert "FormatNotRecognised" in r.stderr and "blog.html" in r.stderr and "Traceback" not in r.stderr
+        assert "no known EUR-Lex markup" in r.stderr and "blog.html" in r.stderr and "Traceback" not in r.stderr
         assert len(r.stderr.strip().splitlines()) <= 3  # one logical line, wrapped at most by the terminal
         assert lexcite("acts", "--json").stdout == before
 
@@ -103,7 +103,7 @@ class TestShow:
     def test_show_an_unknown_reference_is_one_clear_error(self, ai_act):
         lexcite("ingest", str(ai_act))
         r = lexcite("show", "32024R1689#art_999")
-        assert r.returncode == 1 and "no such unit" in r.stderr
+        assert r.returncode == 1 and "32024R1689 (current version) has no art_999; nearest: art_99" in r.stderr
 
     def test_acts_lists_versions_with_status_and_unit_counts(self, ai_act):
         lexcite("ingest", str(ai_act))

@@ -96,7 +96,7 @@ class TestCommand:
 
         r = lexcite("consolidation-check", "32024R1689", "--json")
         assert r.returncode == 0, r.stderr
-        d = json.loads(r.stdout)
+        (d,) = json.loads(r.stdout)  # a JSON array, one object per checked version
         assert {"units_equal", "units_differ", "only_official", "only_derived"} <= set(d)
         assert (len(d["units_equal"]), d["units_differ"], d["share_equal"]) == (1418, [], 1.0)
         text = lexcite("consolidation-check", "32024R1689").stdout

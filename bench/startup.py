@@ -1,0 +1,111 @@
+"""Start-up time of `lexcite ask` from the shell, beside the in-process latency of one question.
+
+    LEXCITE_HOME=/work/homes/cli python bench/startup.py [--runs 5] [--question "..."]
+
+Prints, for a home with a built and calibrated index (warm disk: each measurement is repeated
+and the first run is reported apart):
+
+- shell: wall time of `lexcite --help` and of `lexcite ask QUESTION --no-trace` as separate
+  processes (what a user waits for), min and median over the runs after the first;
+- phases: one fresh process timing each step of that same ask: importing the CLI, importing
+  the answering stack (numpy, chromadb, torch, sentence-transformers), opening the Searcher
+  (catalog records, BM25, Chroma, the embedder's model), the first question (reranker load,
+  query embedding) and a second question (the steady state);
+- in-process: median wall time of `ask()` over the runs, the Searcher already open (what a
+  long-running process or the eval pays per question).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+QUESTION = "How much can a company be fined for using a prohibited AI practice?"
+
+_PHASES = r"""
+import json, sys, time
+t0 = time.perf_counter(); marks = {}
+import lexcite.cli  # noqa: F401
+marks["import lexcite.cli"] = time.perf_counter()
+from lexcite.answer.ask import ask, choose_generator
+from lexcite.index.search import Searcher
+marks["import answer + index stack"] = time.perf_counter()
+searcher = Searcher()
+marks["open Searcher (catalog, BM25, Chroma, embedder model)"] = time.perf_counter()
+from lexcite.cli._options import perimeter_from_options
+p = perimeter_from_options()
+gen = choose_generator(None)
+ask(sys.argv[1], p, generator=gen, searcher=searcher, trace=False)
+marks["first question (reranker, query embedding)"] = time.perf_counter()
+ask(sys.argv[1], p, generator=gen, searcher=searcher, trace=False)
+marks["second question"] = time.perf_counter()
+prev, out = t0, {}
+for k, v in marks.items():
+    out[k] = round((v - prev) * 1000); prev = v
+print(json.dumps(out))
+"""
+
+
+def _run(args: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds user+system) of one child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    r = subprocess.run(args, capture_output=True, text=True, env=os.environ.copy())
+    took = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode not in (0, 3):
+        sys.exit(f"{' '.join(args)} failed ({r.returncode}): {r.stderr.strip()[-500:]}")
+    if "Loading weights" in r.stderr or "%|" in r.stderr:
+        print(f"  third-party progress noise on stderr: {r.stderr.strip()[-200:]!r}")
+    return took, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _summary(runs: list[tuple[float, float]]) -> str:
+    """On a shared machine wall time includes waiting for a core; CPU time is what the process itself spent."""
+    first, rest = runs[0], runs[1:] or runs
+    walls, cpus = [w for w, _ in rest], [c for _, c in rest]
+    return (f"first {first[0]:.2f} s wall; then wall min {min(walls):.2f} s, median {statistics.median(walls):.2f} s;"
+            f" CPU min {min(cpus):.2f} s, median {statistics.median(cpus):.2f} s ({len(rest)} runs)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--question", default=QUESTION)
+    a = ap.parse_args()
+    lexcite = [sys.executable, "-m", "lexcite"]
+    print(f"LEXCITE_HOME={os.environ.get('LEXCITE_HOME', './.lexcite')}  cpus={os.cpu_count()}  "
+          f"load average {os.getloadavg()[0]:.1f}")
+    print("shell  lexcite --help:", _summary([_run([*lexcite, "--help"]) for _ in range(a.runs + 1)]))
+    print("shell  lexcite ask:   ", _summary([_run([*lexcite, "ask", a.question, "--no-trace"])
+                                               for _ in range(a.runs + 1)]))
+    r = subprocess.run([sys.executable, "-c", _PHASES, a.question], capture_output=True, text=True,
+                       env=os.environ.copy(), check=True)
+    phases = json.loads(r.stdout.strip().splitlines()[-1])
+    for name, ms in phases.items():
+        print(f"phase  {name}: {ms} ms")
+
+    from lexcite.answer.ask import ask, choose_generator
+    from lexcite.cli._options import perimeter_from_options
+    from lexcite.index.search import Searcher
+
+    with Searcher() as searcher:
+        p, gen = perimeter_from_options(), choose_generator(None)
+        ask(a.question, p, generator=gen, searcher=searcher, trace=False)  # warm-up
+        times = []
+        for _ in range(a.runs):
+            t = time.perf_counter()
+            ask(a.question, p, generator=gen, searcher=searcher, trace=False)
+            times.append(time.perf_counter() - t)
+    print(f"in-process ask(): median {statistics.median(times) * 1000:.0f} ms, min {min(times) * 1000:.0f} ms "
+          f"({a.runs} runs, Searcher open)")
+
+
+if __name__ == "__main__":
+    main()
