@@ -206,8 +206,8 @@ def timing_notes(catalog: object, question: str, cited: Sequence[CitationRef], e
             continue
         new = [r for r in refs if r not in sid_of]
         missing = [_evidence_of(records[r], f"S{len(evidence) + i}") for i, r in enumerate(new, start=1)]
-        if any(outside(ev.ref) is not None for ev in missing):
-            continue  # invariant 1: a unit outside the perimeter is never cited
+        if any(outside(r) is not None for r in refs):
+            continue  # invariant 1: a unit outside the perimeter is never cited (admitted or not)
         evidence.extend(missing)
         sid_of.update((ev.ref, ev.sid) for ev in missing)
         for eif in (dates.in_force_from, *(act_dates or ())[:1]):
