@@ -57,6 +57,7 @@ _MONTHS = {
     "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
     "oct": 10, "nov": 11, "dec": 12,
 }
+MONTH_NAMES = frozenset(_MONTHS)  # month names and their abbreviations, lower-case
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 
 _WORDS = {

@@ -36,7 +36,7 @@ from lexcite.answer.draft import split_sentences
 from lexcite.answer.evidence import supporting_text
 from lexcite.contract import Evidence
 from lexcite.question import asks_for_value, content_terms, cues, in_english, stem, value_secondary
-from lexcite.values import read_values
+from lexcite.values import MONTH_NAMES, read_values
 
 __all__ = ["Answerability", "check", "VALUE_NOT_STATED", "TERM_ABSENT", "MIN_SUBJECT"]
 
@@ -55,6 +55,9 @@ week weeks month months year years hour hours euro euros eur apply applies appli
 # A capitalised word that does not start the sentence, or a name with a digit ("GPT-4", "Llama-3").
 _NAME = re.compile(r"(?<![.?!:]\s)(?<!^)(?<![‘'\"“])\b([A-Z][\w’'-]*[\w]|[A-Za-z]+-?\d[\w.-]*)")
 _POSSESSIVE = re.compile(r"['’]s$")
+# A date in the question ("In May 2025", "As of New Year 2025") says when, not what: its words are no names.
+_CALENDAR = frozenset([*MONTH_NAMES, "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+                       "new", "year", "years", "eve", "christmas", "easter"])
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,7 @@ def _absent_names(question: str, texts: Sequence[str], known: Iterable[str]) -> 
     for m in _NAME.finditer(_asking_sentence(question)):
         name = _POSSESSIVE.sub("", m.group(1))
         low = name.lower()
-        if low in known or re.search(rf"\b{re.escape(low)}\b", haystack):
+        if low in known or low in _CALENDAR or re.search(rf"\b{re.escape(low)}\b", haystack):
             continue
         if "-" in name and not any(ch.isdigit() for ch in name):
             continue  # "AI-made", "EU-wide": a compound of words, not a name ("GPT-4" is one)

@@ -62,6 +62,13 @@ class TestOnRealUnits:
         # a word people use for what the acts call an undertaking or an enterprise is never decisive
         assert check("Which companies must follow these rules?", evidence, ACTS).answerable
 
+    def test_the_words_of_a_date_in_the_question_are_not_names(self, units):
+        evidence = units.evidence("art_4", "art_113")
+        for q in ("In May 2025, did providers have to ensure AI literacy?",
+                  "As of New Year 2025, did providers already have to make sure their staff had enough AI literacy?"):
+            assert check(q, evidence, ACTS).answerable, q
+        assert not check("In May 2025, had Italy designated its AI authority?", evidence, ACTS).answerable
+
     def test_a_question_in_another_language_is_not_read_for_names(self, units):
         assert check("Quali pratiche di IA sono vietate?", units.evidence("art_5.par_1.pnt_a"), ACTS).answerable
 
