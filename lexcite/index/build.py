@@ -150,9 +150,6 @@ def build(
     own = catalog is None
     catalog = catalog or Catalog(home / "catalog.sqlite")
     try:
-        if not catalog.versions():
-            raise ConfigError("the catalog is empty: nothing to index; store acts first "
-                              "(lexcite ingest FILE... or lexcite refresh)")
         previous = load_manifest(home)
         old = None if rebuild else previous
         emb_name = embedder or (old or {}).get("embedder") or DEFAULT_EMBEDDER
@@ -164,6 +161,9 @@ def build(
         rr_emb = get_embedder(rr_arg) if kind == "embedder" and not reuse else None
         if kind == "cross-encoder":
             load_reranker(rr_spec)  # a model that cannot load fails here, before the index is touched
+        if not catalog.versions():  # after the options are checked: a bad option is named first
+            raise ConfigError("the catalog is empty: nothing to index; store acts first "
+                              "(lexcite ingest FILE... or lexcite refresh)")
 
         client = open_client(home, url)
         backend = backend_name(url)

@@ -113,7 +113,7 @@ def test_show_history_lists_the_period_each_text_applied(home):
     assert "this text never applied: replaced on 2026-07-27, before its date of application" in out
     assert "this text applies 2027-12-02 → open" in out
     r = CliRunner().invoke(app, ["show", f"{AI}#art_4", "--history", "--json"])
-    rows = [json.loads(line) for line in r.output.splitlines()]
+    rows = json.loads(r.output)  # one JSON array
     assert [row["dates"]["applies_from"][0]["date"] for row in rows] == ["2025-02-02", "2026-07-27"]
 
 

@@ -42,6 +42,7 @@ def events(monkeypatch, stub_searcher, golden_file):
             log.append("open")
             self.manifest = {"thresholds": {}}
             self.catalog = HeldActs(golden_file)
+            self.embedder_name, self.reranker_spec = "minilm", "embedder:minilm"
 
         def __enter__(self):
             return self
