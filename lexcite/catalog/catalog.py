@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -97,12 +98,25 @@ class Catalog:
 
     def __init__(self, path: Path | None = None):
         self.path = path or config.home() / "catalog.sqlite"
-        try:
-            self.conn = connect(self.path, wal=True)
-            migrate(self.conn, self.path)
-            check_tables(self.conn, self.path)
-        except sqlite3.DatabaseError as e:
-            raise damaged(self.path, e) from None
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                self.conn = connect(self.path, wal=True)
+                migrate(self.conn, self.path)
+                check_tables(self.conn, self.path)
+                return
+            except sqlite3.OperationalError as e:
+                # another process creating or migrating the same new catalog holds it: busy, not damaged
+                if "locked" not in str(e) and "busy" not in str(e):
+                    raise damaged(self.path, e) from None
+                if getattr(self, "conn", None) is not None:
+                    self.conn.close()
+                if time.monotonic() > deadline:
+                    raise CatalogError(f"{self.path} is busy: another lexcite process has held it for more than "
+                                       "30 s; try again when it has finished") from None
+                time.sleep(0.05)
+            except sqlite3.DatabaseError as e:
+                raise damaged(self.path, e) from None
 
     def close(self) -> None:
         self.conn.close()

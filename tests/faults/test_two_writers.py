@@ -26,9 +26,6 @@ def _both(*args: str) -> list[tuple[int, str]]:
     return [(p.returncode, p.communicate(timeout=300)[1]) for p in procs for _ in [p.wait(timeout=300)]]
 
 
-# Known open bug (issue 16, item 9): on a new home, one of two processes started together sometimes reports the
-# catalog damaged (seen in about 1 of 3 runs on 2 cores); nothing stored is lost, but it is not yet fixed.
-@pytest.mark.xfail(strict=False, reason="race on catalog creation: one process may report the catalog damaged")
 @pytest.mark.parametrize("attempt", range(3))
 def test_two_ingests_on_a_new_home_both_succeed(corpus, lexcite_home, attempt):
     results = _both("ingest", str(corpus / "32024R2977.oj.html"), "--json")
