@@ -35,10 +35,9 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     try:
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as e:
-        if "locked" not in str(e) and "busy" not in str(e):
+        if not is_busy(e):
             raise
-        raise CatalogError(f"{_path_of(conn)} is busy: another lexcite process has been writing to it for "
-                           "more than 30 s; try again when it has finished") from None
+        raise busy(_path_of(conn)) from None
     try:
         yield conn
     except BaseException:
@@ -46,6 +45,17 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         raise
     else:
         conn.execute("COMMIT")
+
+
+def is_busy(e: sqlite3.OperationalError) -> bool:
+    """SQLite's 'database is locked' / 'busy': another process holds the file, which is not damage."""
+    return "locked" in str(e) or "busy" in str(e)
+
+
+def busy(path: object) -> CatalogError:
+    """The one 'busy' error, for a writer or an opener that waited its 30 s."""
+    return CatalogError(f"{path} is busy: another lexcite process has held it for more than 30 s; "
+                        "try again when it has finished")
 
 
 def _path_of(conn: sqlite3.Connection) -> str:

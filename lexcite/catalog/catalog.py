@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from lexcite import config
-from lexcite._sqlite import connect, transaction
+from lexcite._sqlite import busy, connect, is_busy, transaction
 from lexcite.catalog import _rows
 from lexcite.catalog._validity import restatus
 from lexcite.catalog.dates import entry_into_force_of, unit_dates_of, version_dates, write_dates
@@ -107,13 +107,12 @@ class Catalog:
                 return
             except sqlite3.OperationalError as e:
                 # another process creating or migrating the same new catalog holds it: busy, not damaged
-                if "locked" not in str(e) and "busy" not in str(e):
+                if not is_busy(e):
                     raise damaged(self.path, e) from None
                 if getattr(self, "conn", None) is not None:
                     self.conn.close()
                 if time.monotonic() > deadline:
-                    raise CatalogError(f"{self.path} is busy: another lexcite process has held it for more than "
-                                       "30 s; try again when it has finished") from None
+                    raise busy(self.path) from None
                 time.sleep(0.05)
             except sqlite3.DatabaseError as e:
                 raise damaged(self.path, e) from None
