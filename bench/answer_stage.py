@@ -59,7 +59,7 @@ def main() -> None:
     ap.add_argument("--no-threshold", action="store_true")
     ap.add_argument("--rows", type=Path, default=None, help="write one JSON row per question here")
     args = ap.parse_args()
-    cache = args.cache or config.home().parent / "answer_stage.pkl"
+    cache = args.cache or config.settings().home.parent / "answer_stage.pkl"
     memo = pickle.loads(cache.read_bytes()) if cache.exists() else {}
     questions = [q for q in load_golden(args.golden) if args.split in ("all", q.split)]
     rows = []

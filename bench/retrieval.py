@@ -27,7 +27,7 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 import numpy as np  # noqa: E402
 
 from lexcite.catalog import Catalog, UnitRecord  # noqa: E402
-from lexcite.config import corpus_dir  # noqa: E402
+from lexcite.config import settings  # noqa: E402
 from lexcite.contract import Perimeter, Unit  # noqa: E402
 from lexcite.errors import LexciteError  # noqa: E402
 from lexcite.eval.golden import default_golden_path, load_golden  # noqa: E402
@@ -195,7 +195,7 @@ def main() -> None:
         print("\n".join([f"load average {os.getloadavg()[0]:.1f}", "| stages | p50 | p95 | per stage p50/p95 |",
                          "|---|---:|---:|---|", *q_rows]))
         return
-    corpus = corpus_dir()
+    corpus = settings().corpus_dir()
     if corpus is None:
         sys.exit("../shared/corpus/raw is not beside the checkout")
     reps = 1 if args.quick else 2

@@ -1,9 +1,10 @@
 """Where things live at run time, from the environment (DESIGN: 'Where things live').
 
 `Settings.from_env` is the one place lexcite reads its environment variables; it returns a frozen
-value. `settings()` reads it now (the autouse test fixture and a user may change the environment
-between calls, so nothing is cached); the small accessors below are its fields, for the callers
-that need one of them.
+value. Each entry point reads it once (the CLI when a command starts, a library object such as
+`Catalog` or `Searcher` when it is made without one) and hands that object to what it builds, so
+one command never mixes two readings. Nothing is cached between entry points: a test or a user
+may change the environment between two calls.
 """
 
 from __future__ import annotations
@@ -15,9 +16,7 @@ from pathlib import Path
 
 from lexcite.errors import ConfigError
 
-__all__ = ["Settings", "settings", "home", "cellar_url", "sparql_url", "chroma_url", "corpus_dir",
-           "anthropic_api_key", "claude_model", "USER_AGENT", "DEFAULT_CLAUDE_MODEL", "DEFAULT_HOME",
-           "DEFAULT_CELLAR_URL", "cellar_origins", "refresh_deadline_s"]
+__all__ = ["Settings", "settings", "USER_AGENT", "DEFAULT_CLAUDE_MODEL", "DEFAULT_HOME", "DEFAULT_CELLAR_URL"]
 
 USER_AGENT = "lexcite/0.1 (EU legislation Q&A with verifiable citations; +https://github.com/lexcite)"
 DEFAULT_HOME = ".lexcite"
@@ -57,56 +56,26 @@ class Settings:
             refresh_deadline=env.get("LEXCITE_REFRESH_DEADLINE", "900"),
         )
 
+    def refresh_deadline_s(self) -> float:
+        """LEXCITE_REFRESH_DEADLINE: seconds one `lexcite refresh` may spend on the network (default 900).
 
-def settings() -> Settings:
-    """The settings as the environment gives them now."""
-    return Settings.from_env()
+        Raises:
+            ConfigError: not a positive number (checked where it is used, so other commands still run).
+        """
+        try:
+            seconds = float(self.refresh_deadline)
+        except ValueError:
+            seconds = -1.0
+        if seconds <= 0:
+            raise ConfigError(f"LEXCITE_REFRESH_DEADLINE={self.refresh_deadline!r} is not a positive number of "
+                              "seconds")
+        return seconds
 
-
-def home() -> Path:
-    """LEXCITE_HOME (default .lexcite); created by the first write, so reading a mistyped one adds nothing."""
-    return settings().home
-
-
-def cellar_url() -> str:
-    return settings().cellar_url
-
-
-def sparql_url() -> str:
-    return settings().sparql_url
-
-
-def cellar_origins() -> tuple[str, ...]:
-    """LEXCITE_CELLAR_ORIGINS: comma-separated origins (https://mirror.example) a Cellar redirect may lead to."""
-    return settings().cellar_origins
+    def corpus_dir(self) -> Path | None:
+        """The real-document corpus, when that folder exists."""
+        return self.corpus if self.corpus.is_dir() else None
 
 
-def refresh_deadline_s() -> float:
-    """LEXCITE_REFRESH_DEADLINE: seconds one `lexcite refresh` may spend on the network (default 900)."""
-    value = settings().refresh_deadline
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = -1.0
-    if seconds <= 0:
-        raise ConfigError(f"LEXCITE_REFRESH_DEADLINE={value!r} is not a positive number of seconds")
-    return seconds
-
-
-def chroma_url() -> str | None:
-    return settings().chroma_url
-
-
-def corpus_dir() -> Path | None:
-    """The real-document corpus, when that folder exists."""
-    path = settings().corpus
-    return path if path.is_dir() else None
-
-
-def anthropic_api_key() -> str | None:
-    """ANTHROPIC_API_KEY; its presence turns the Claude generator on (DESIGN: 'Where things live')."""
-    return settings().anthropic_api_key
-
-
-def claude_model() -> str:
-    return settings().claude_model
+def settings(given: Settings | None = None) -> Settings:
+    """`given` when a caller already holds the settings, else the environment read now, once."""
+    return given if given is not None else Settings.from_env()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from lexcite.config import corpus_dir
+from lexcite.config import Settings
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
@@ -54,7 +54,7 @@ replay_server = _load_replay_server()
 
 @pytest.fixture(scope="session")
 def _cellar_session():
-    with replay_server.ReplayServer(corpus_dir()) as server:
+    with replay_server.ReplayServer(Settings.from_env().corpus_dir()) as server:
         yield server
 
 

@@ -36,6 +36,34 @@ def test_settings_are_frozen():
         Settings.from_env({}).home = Path("/elsewhere")  # type: ignore[misc]
 
 
-def test_the_accessors_read_the_environment_of_the_moment(monkeypatch, tmp_path):
+def test_settings_are_read_when_asked_unless_given(monkeypatch, tmp_path):
     monkeypatch.setenv("LEXCITE_HOME", str(tmp_path))
-    assert config.home() == tmp_path == config.settings().home
+    assert config.settings().home == tmp_path
+    held = Settings.from_env({"LEXCITE_HOME": "/elsewhere"})
+    assert config.settings(held) is held
+
+
+def test_a_refresh_deadline_that_is_no_number_is_named(monkeypatch):
+    from lexcite.errors import ConfigError
+
+    assert Settings.from_env({"LEXCITE_REFRESH_DEADLINE": "30"}).refresh_deadline_s() == 30.0
+    with pytest.raises(ConfigError, match="LEXCITE_REFRESH_DEADLINE='soon'"):
+        Settings.from_env({"LEXCITE_REFRESH_DEADLINE": "soon"}).refresh_deadline_s()
+
+
+def test_one_command_reads_the_environment_once(monkeypatch, tmp_path):
+    """Everything one CLI command opens uses the settings read when it started (issue 10: read once)."""
+    from lexcite.cli import _app
+
+    reads = []
+    real = Settings.from_env.__func__
+
+    def counting(cls, env=None):
+        reads.append(1)
+        return real(cls) if env is None else real(cls, env)
+
+    monkeypatch.setenv("LEXCITE_HOME", str(tmp_path))
+    monkeypatch.setattr(Settings, "from_env", classmethod(counting))
+    with pytest.raises(SystemExit) as e:
+        _app.main(["acts"])
+    assert e.value.code == 0 and len(reads) == 1

@@ -39,6 +39,7 @@ from lexcite.answer.timing import asks_when, timing_notes
 from lexcite.answer.trace import AskRecord, TraceStore, catalog_problems, sha256_text, versions_in_scope
 from lexcite.answer.verify import check_values, verify
 from lexcite.catalog import Catalog
+from lexcite.config import Settings
 from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter, Retriever, Verdict
 from lexcite.errors import ConfigError
 from lexcite.index.perimeter import empty_reason
@@ -59,7 +60,8 @@ class GeneratorChoice:
     why: str  # e.g. "offline extractive: ANTHROPIC_API_KEY not set"
 
 
-def choose_generator(generator: str | Generator | GeneratorChoice | None = None) -> GeneratorChoice:
+def choose_generator(generator: str | Generator | GeneratorChoice | None = None,
+                     settings: Settings | None = None) -> GeneratorChoice:
     """The generator to use and a line saying why: Claude when ANTHROPIC_API_KEY is set, else extractive.
 
     A choice already made is returned as it is, so a caller that showed `why` and `ask` agree.
@@ -71,8 +73,9 @@ def choose_generator(generator: str | Generator | GeneratorChoice | None = None)
         return generator
     if generator is not None and not isinstance(generator, str):
         return GeneratorChoice(generator, f"{generator.name} (given)")
+    settings = config.settings(settings)
     if generator is None:
-        if config.anthropic_api_key():
+        if settings.anthropic_api_key:
             generator = "claude"
         else:
             from lexcite.answer.generate_extractive import ExtractiveGenerator
@@ -81,7 +84,7 @@ def choose_generator(generator: str | Generator | GeneratorChoice | None = None)
     if generator == "claude":
         from lexcite.answer.generate_claude import ClaudeGenerator
 
-        gen = ClaudeGenerator()
+        gen = ClaudeGenerator(settings=settings)
         return GeneratorChoice(gen, f"claude ({gen.model})")
     if generator == "extractive":
         from lexcite.answer.generate_extractive import ExtractiveGenerator
@@ -95,10 +98,10 @@ def choose_generator(generator: str | Generator | GeneratorChoice | None = None)
     raise ConfigError(f"unknown generator {generator!r}; choose from {', '.join(GENERATORS)}")
 
 
-def _default_searcher(catalog: Catalog) -> Any:
+def _default_searcher(catalog: Catalog, settings: Settings) -> Any:
     from lexcite.index.search import Searcher
 
-    return Searcher(catalog=catalog)
+    return Searcher(catalog=catalog, settings=settings)
 
 
 def ask(
@@ -112,6 +115,7 @@ def ask(
     *,
     catalog: Catalog | None = None,
     traces: TraceStore | None = None,
+    settings: Settings | None = None,
 ) -> Answer:
     """Answer `question` inside `perimeter` from at most `k` admitted units, or refuse.
 
@@ -120,7 +124,8 @@ def ask(
     models across questions); `generator` is "claude", "extractive", a Generator, the
     `choose_generator` result a caller already showed, or None (Claude when ANTHROPIC_API_KEY is
     set, else extractive). With `trace`, the question is written
-    to LEXCITE_HOME/traces.sqlite (`store_text=False`: ids, hashes and flags only).
+    to LEXCITE_HOME/traces.sqlite (`store_text=False`: ids, hashes and flags only). `settings`: where
+    the home and the key are (default: the environment, read once for this call).
 
     Raises:
         ConfigError: an empty question, an unknown generator, Claude without a key.
@@ -130,14 +135,15 @@ def ask(
         raise ConfigError("the question is empty")
     t_start = time.perf_counter()
     timings: dict[str, float] = {}
-    choice = choose_generator(generator)
+    settings = config.settings(settings)
+    choice = choose_generator(generator, settings)
     gen = choice.generator
     own_catalog = catalog is None and getattr(searcher, "catalog", None) is None
-    catalog = catalog or getattr(searcher, "catalog", None) or Catalog()
+    catalog = catalog or getattr(searcher, "catalog", None) or Catalog(settings=settings)
     own_searcher = searcher is None
     try:
         if searcher is None:
-            searcher = _default_searcher(catalog)
+            searcher = _default_searcher(catalog, settings)
         t = time.perf_counter()
         result = searcher.search(question, perimeter, k)
         timings["search"] = time.perf_counter() - t
@@ -151,7 +157,7 @@ def ask(
         timings["total"] = time.perf_counter() - t_start
         if trace:
             rec.answer = answer
-            store = traces or TraceStore()
+            store = traces or TraceStore(settings=settings)
             try:
                 tid = store.log(rec, store_text=store_text)
             finally:
@@ -319,15 +325,17 @@ class ReplayReport:
 
 
 def replay(trace_id: str, *, searcher: Retriever | None = None, generator: str | Generator | None = None,
-           catalog: Catalog | None = None, traces: TraceStore | None = None) -> ReplayReport:
+           catalog: Catalog | None = None, traces: TraceStore | None = None,
+           settings: Settings | None = None) -> ReplayReport:
     """Rerun a traced question with its recorded inputs (question, perimeter, k, generator) and compare.
 
     Raises:
         ConfigError: no such trace, a trace stored without text (`--no-text`), or a Claude trace
             without ANTHROPIC_API_KEY (pass generator="extractive" to rerun offline).
     """
+    settings = config.settings(settings)
     own_store = traces is None
-    store = traces or TraceStore()
+    store = traces or TraceStore(settings=settings)
     try:
         doc = store.get(trace_id)
     finally:
@@ -340,11 +348,11 @@ def replay(trace_id: str, *, searcher: Retriever | None = None, generator: str |
     perimeter = Perimeter.from_dict(t["perimeter"])
     gen = generator or t["generator"]
     own_catalog = catalog is None and getattr(searcher, "catalog", None) is None
-    catalog = catalog or getattr(searcher, "catalog", None) or Catalog()
+    catalog = catalog or getattr(searcher, "catalog", None) or Catalog(settings=settings)
     try:
         problems = tuple(catalog_problems(doc, catalog))
         answer = ask(t["question"], perimeter, t["k"], generator=gen, searcher=searcher, trace=False,
-                     catalog=catalog)
+                     catalog=catalog, settings=settings)
     finally:
         if own_catalog:
             catalog.close()

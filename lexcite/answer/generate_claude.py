@@ -45,6 +45,7 @@ import anthropic
 from lexcite import config
 from lexcite.answer.draft import SAID_NO, Draft, refusal_reason
 from lexcite.answer.prompt import SYSTEM, full_prompt, render_user
+from lexcite.config import Settings
 from lexcite.contract import Evidence
 from lexcite.errors import ConfigError
 
@@ -87,13 +88,15 @@ class ClaudeGenerator:
         temperature: float | None = None,
         effort: str | None = None,
         client: anthropic.Anthropic | None = None,
+        settings: Settings | None = None,
     ):
-        key = api_key or config.anthropic_api_key()
+        settings = config.settings(settings)
+        key = api_key or settings.anthropic_api_key
         if client is None and not key:
             raise ConfigError("the Claude generator needs ANTHROPIC_API_KEY; set it, or use --generator extractive")
         if max_tokens < 64:
             raise ConfigError(f"max_tokens {max_tokens} is too small for an answer; use at least 64")
-        self.model = model or config.claude_model()
+        self.model = model or settings.claude_model
         self.max_tokens = max_tokens
         self.timeout = timeout
         self.max_retries = max_retries

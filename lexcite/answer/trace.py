@@ -36,6 +36,7 @@ from typing import Any
 from lexcite import __version__, config
 from lexcite._sqlite import Migrations, connect, run_script, transaction
 from lexcite.catalog import Catalog
+from lexcite.config import Settings
 from lexcite.contract import Answer, CitationRef, Perimeter, SearchResult
 from lexcite.errors import CitationError, ConfigError
 
@@ -169,8 +170,8 @@ def _new_id() -> str:
 class TraceStore:
     """The traces database (default LEXCITE_HOME/traces.sqlite), migrated on open."""
 
-    def __init__(self, path: Path | None = None):
-        self.path = path or config.home() / "traces.sqlite"
+    def __init__(self, path: Path | None = None, settings: Settings | None = None):
+        self.path = path or config.settings(settings).home / "traces.sqlite"
         self.conn = connect(self.path)
         self.migrate()
 

@@ -24,6 +24,7 @@ from lexcite.catalog import _rows
 from lexcite.catalog._validity import restatus
 from lexcite.catalog.dates import entry_into_force_of, unit_dates_of, version_dates, write_dates
 from lexcite.catalog.schema import check_tables, damaged, migrate
+from lexcite.config import Settings
 from lexcite.contract import (
     STATUSES,
     AmendmentLink,
@@ -96,8 +97,8 @@ class FetchRecord:
 class Catalog:
     """Open (and migrate) the catalog at `path`, default LEXCITE_HOME/catalog.sqlite."""
 
-    def __init__(self, path: Path | None = None):
-        self.path = path or config.home() / "catalog.sqlite"
+    def __init__(self, path: Path | None = None, settings: Settings | None = None):
+        self.path = path or config.settings(settings).home / "catalog.sqlite"
         deadline = time.monotonic() + 30
         while True:
             try:

@@ -22,10 +22,12 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from lexcite import __version__, config
+from lexcite import __version__
+from lexcite.config import Settings
 from lexcite.errors import LexciteError
 
-__all__ = ["app", "out", "err", "progress", "main", "EXIT_OK", "EXIT_ERROR", "EXIT_USAGE", "EXIT_REFUSED"]
+__all__ = ["app", "out", "err", "progress", "settings", "main", "EXIT_OK", "EXIT_ERROR", "EXIT_USAGE",
+           "EXIT_REFUSED"]
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
 
@@ -43,7 +45,7 @@ app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, epilog=EPILOG,
 # Piped output is never wrapped: a reference or a link stays whole on its line.
 out = Console(soft_wrap=not sys.stdout.isatty(), width=None if sys.stdout.isatty() else 100_000, highlight=False)
 err = Console(stderr=True, soft_wrap=True, highlight=False)
-_state = {"debug": False}
+_state: dict[str, Any] = {"debug": False, "settings": None}
 
 
 def _version(value: bool) -> None:
@@ -59,6 +61,14 @@ def _root(
                                           help="Print the version and exit.")] = False,
 ) -> None:
     _state["debug"] = debug
+    _state["settings"] = Settings.from_env()  # read once per command, handed to everything it opens
+
+
+def settings() -> Settings:
+    """The settings this command read when it started."""
+    if _state["settings"] is None:  # a command run without the app's callback (a test calling it directly)
+        _state["settings"] = Settings.from_env()
+    return _state["settings"]
 
 
 class _Ticker:
@@ -133,6 +143,7 @@ def main(args: list[str] | None = None) -> None:
     # Read by huggingface_hub (and transformers through it) when first imported, so set before that.
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    _state["settings"] = None
     try:
         rv = command().main(args=args, prog_name="lexcite", standalone_mode=False)
     except LexciteError as e:
@@ -144,7 +155,7 @@ def main(args: list[str] | None = None) -> None:
     except sqlite3.DatabaseError as e:  # a store damaged after it was opened (a bad page met mid-query)
         if _state["debug"]:
             raise
-        print(f"error: a lexcite database under {config.home()} is damaged ({e}); restore it from a copy, "
+        print(f"error: a lexcite database under {settings().home} is damaged ({e}); restore it from a copy, "
               "or move it away and ingest again", file=sys.stderr)
         sys.exit(EXIT_ERROR)
     except _click.NoArgsIsHelpError as e:

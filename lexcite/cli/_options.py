@@ -58,8 +58,9 @@ def perimeter_from_options(act: list[str] | None = None, language: str = "en", a
     if any(not is_celex(a) for a in acts):  # a name ('AI Act', 'GDPR'): the catalog knows which act it is
         from lexcite.catalog import Catalog
         from lexcite.cli._acts import act_names, require_act
+        from lexcite.cli._app import settings
 
-        with Catalog() as catalog:
+        with Catalog(settings=settings()) as catalog:
             names = act_names(catalog)
             acts = tuple(a if is_celex(a) else require_act(catalog, a, names) for a in acts)
     try:

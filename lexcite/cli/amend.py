@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from lexcite.catalog import Catalog
-from lexcite.cli._app import app, out
+from lexcite.cli._app import app, out, settings
 
 if TYPE_CHECKING:
     from lexcite.ingest.apply_amendments import ApplyResult
@@ -33,7 +33,7 @@ def amendments(
     from lexcite.cli._acts import require_act
     from lexcite.ingest.amendments import link_counts
 
-    with Catalog() as catalog:
+    with Catalog(settings=settings()) as catalog:
         act = require_act(catalog, act)
         rows = catalog.links(amending_act=act) if given else catalog.links(target_act=act)
     counts = link_counts(link for link, _ in rows)
@@ -78,7 +78,7 @@ def apply_amendments(
     """
     from lexcite.ingest.apply_amendments import apply_stored
 
-    with Catalog() as catalog:
+    with Catalog(settings=settings()) as catalog:
         results = apply_stored(catalog, celex, version, language)
     for r in results:
         if as_json:
@@ -111,7 +111,7 @@ def consolidation_check(
     from lexcite.errors import LexciteError
     from lexcite.ingest.consolidation import ConsolidationCheck
 
-    with Catalog() as catalog:
+    with Catalog(settings=settings()) as catalog:
         act = act if is_celex(act) else require_act(catalog, act)  # a CELEX is checked as given
         checks = catalog.consolidation_checks(act)
     if as_json:

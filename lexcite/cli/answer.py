@@ -9,7 +9,7 @@ import typer
 from rich.markup import escape
 
 from lexcite import __version__
-from lexcite.cli._app import EXIT_REFUSED, app, err, out
+from lexcite.cli._app import EXIT_REFUSED, app, err, out, settings
 from lexcite.cli._options import (
     AccessTagOpt,
     ActOpt,
@@ -66,10 +66,11 @@ def ask_command(
     if generator is not None and generator not in GENERATORS:
         raise ConfigError(f"--generator {generator!r}: choose from {', '.join(GENERATORS)}")
     perimeter = perimeter_from_options(act, language, as_of, include_superseded, binding_only, access_tag)
-    choice = choose_generator(generator)
+    choice = choose_generator(generator, settings())
     if fmt == "text":
         err.print(f"generator: {choice.why}", markup=False, highlight=False)
-    answer = ask(question, perimeter, k=k, generator=choice, trace=not no_trace, store_text=not no_text)
+    answer = ask(question, perimeter, k=k, generator=choice, trace=not no_trace, store_text=not no_text,
+                 settings=settings())
     if fmt == "json":
         print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=1))
     elif fmt == "markdown":
@@ -193,7 +194,7 @@ def trace_list(
     """The most recent traces."""
     from lexcite.answer.trace import TraceStore
 
-    with TraceStore() as store:
+    with TraceStore(settings=settings()) as store:
         rows = store.list(limit)
     if as_json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
@@ -213,10 +214,10 @@ def trace_show(
     from lexcite.answer.trace import TraceStore, catalog_problems
     from lexcite.catalog import Catalog
 
-    with TraceStore() as store:
+    with TraceStore(settings=settings()) as store:
         doc = store.get(trace_id)
         content_ok = store.verify_content(doc)
-    with Catalog() as catalog:
+    with Catalog(settings=settings()) as catalog:
         problems = catalog_problems(doc, catalog)
     if as_json:
         print(json.dumps({**doc, "content_ok": content_ok, "catalog_problems": problems}, ensure_ascii=False,
@@ -270,7 +271,7 @@ def trace_replay(
     """Ask the traced question again with its recorded inputs and report what differs."""
     from lexcite.answer.ask import replay
 
-    report: ReplayReport = replay(trace_id, generator=generator)
+    report: ReplayReport = replay(trace_id, generator=generator, settings=settings())
     if as_json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=1))
         return

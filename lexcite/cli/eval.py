@@ -9,8 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from lexcite import config
-from lexcite.cli._app import app, err, out, progress
+from lexcite.cli._app import app, err, out, progress, settings
 from lexcite.cli._options import KOpt
 from lexcite.errors import ConfigError
 from lexcite.eval.golden import SPLITS
@@ -50,13 +49,13 @@ def eval_(
     from lexcite.eval.golden import default_golden_path
     from lexcite.eval.golden_run import run_golden
 
-    api_key = config.anthropic_api_key()
+    api_key = settings().anthropic_api_key
     if not no_answers and not api_key:
         err.print("no-RAG baseline skipped: ANTHROPIC_API_KEY not set", style="dim")
     with progress() as bar:
         bar.update("questions")
         result = run_golden(golden or default_golden_path(), split=split, k=k, as_of=as_of, calibrate=calibrate,
-                            with_answers=not no_answers, report_dir=report, api_key=api_key,
+                            with_answers=not no_answers, report_dir=report, api_key=api_key, settings=settings(),
                             on_question=lambda i, n: bar.update(done=i, total=n))
     if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False))

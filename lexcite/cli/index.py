@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from lexcite.cli._app import app, err, out, progress
+from lexcite.cli._app import app, err, out, progress, settings
 from lexcite.cli._options import (
     AccessTagOpt,
     ActOpt,
@@ -52,12 +52,12 @@ def index(
         raise ConfigError(f"--golden {golden}: no such file; nothing was changed")
     with progress() as bar:
         bar.update("indexing")
-        report = build(rebuild=rebuild, embedder=embedder, reranker=reranker,
+        report = build(rebuild=rebuild, embedder=embedder, reranker=reranker, settings=settings(),
                        progress=lambda what, i, n: bar.update(what, i, n))
     calibration, notes = None, list(report.notes)
     path = golden or default_golden_path()
     if path.exists():
-        calibration = calibrate_on(path)
+        calibration = calibrate_on(path, settings=settings())
     else:
         notes.append(f"no golden set at {path}: threshold not calibrated; run `lexcite calibrate --golden FILE`")
     if as_json:
@@ -97,7 +97,7 @@ def calibrate(
     """Recalibrate the abstention threshold on the dev questions of a golden set."""
     from lexcite.eval.golden_run import calibrate_on
 
-    c = calibrate_on(golden)
+    c = calibrate_on(golden, settings=settings())
     if as_json:
         print(json.dumps(c.to_dict(), ensure_ascii=False))
     else:
@@ -126,7 +126,7 @@ def search(
     from lexcite.index.search import Searcher, Stages, stage_table
 
     perimeter = perimeter_from_options(act, language, as_of, include_superseded, binding_only, access_tag)
-    with Searcher() as searcher:
+    with Searcher(settings=settings()) as searcher:
         result = searcher.search(question, perimeter, k=k, stages=replace(Stages(), threshold=not no_threshold,
                                                                        scope=not no_threshold))
     rows = stage_table(result)

@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from lexcite.cli._app import app, err, out, progress
+from lexcite.cli._app import app, err, out, progress, settings
 from lexcite.cli._options import AsOfOpt, check_date
 from lexcite.errors import LexciteError
 from lexcite.printable import printable
@@ -50,7 +50,7 @@ def ingest(
 
     overrides = Overrides(act=celex, version=version, language=language, binding=not guidance,
                           status=status, valid_from=valid_from, replace=replace)
-    with Catalog() as catalog, progress() as bar:
+    with Catalog(settings=settings()) as catalog, progress() as bar:
         outcomes = ingest_batch(catalog, paths, overrides,
                                 on_document=lambda p, i, n: bar.update(f"reading {p.name}", i, n))
     for o in outcomes:
@@ -81,20 +81,19 @@ def acts(as_json: Annotated[bool, typer.Option("--json", help="A JSON array, one
     The names (AI Act, GDPR, Digital Omnibus on AI) are accepted wherever an act is asked for
     (--act, show, amendments). The last line says which abstention threshold `ask` uses.
     """
-    from lexcite import config
     from lexcite.catalog import Catalog
     from lexcite.cli._acts import act_names
     from lexcite.cli.index import scale_label
     from lexcite.index.build import load_manifest
     from lexcite.references import short_title
 
-    with Catalog() as catalog:
+    with Catalog(settings=settings()) as catalog:
         rows = [(v, catalog.unit_counts(v.id)) for v in catalog.versions()]
         names = act_names(catalog)
         dates = {v.id: catalog.version_dates(v.id) for v, _ in rows}
     # a name is shown only if it leads back to its act ("Text with EEA relevance" names none)
     known = {v.act: n for v, _ in rows if (n := short_title(v.title)) and names.resolve(n) == v.act}
-    manifest = load_manifest(config.home()) or {}
+    manifest = load_manifest(settings().home) or {}
     if as_json:
         print(json.dumps([{
             "act": v.act, "name": known.get(v.act), "version": v.version, "language": v.language,
@@ -217,7 +216,7 @@ def show(
     from lexcite.catalog import Catalog
     from lexcite.cli._acts import locate
 
-    with Catalog() as catalog:
+    with Catalog(settings=settings()) as catalog:
         check_date(as_of, "--as-of")
         found = locate(catalog, ref, act=act, as_of=as_of, language=language)
         records = catalog.history(found.ref.act, found.ref.unit, language) if history else [
@@ -267,9 +266,9 @@ def refresh(
     from lexcite.catalog import Catalog
     from lexcite.ingest.refresh import refresh as refresh_acts
 
-    with Catalog() as catalog, progress() as bar:
+    with Catalog(settings=settings()) as catalog, progress() as bar:
         report = refresh_acts(catalog, celex or None, tuple(language) if language else None,
-                              progress=lambda what, n: bar.update(f"fetching {what}", n))
+                              progress=lambda what, n: bar.update(f"fetching {what}", n), settings=settings())
     if as_json:
         print(json.dumps([i.to_dict() for i in report.items], ensure_ascii=False, indent=1))
     else:

@@ -14,6 +14,7 @@ from typing import Any
 
 from lexcite import config
 from lexcite.catalog import Catalog
+from lexcite.config import Settings
 from lexcite.contract import CitationRef
 from lexcite.errors import CitationError, ConfigError
 from lexcite.eval import answers as am
@@ -63,11 +64,12 @@ def run_golden(
     api_key: str | None = None,
     home: Path | None = None,
     on_question: Callable[[int, int], None] | None = None,
+    settings: Settings | None = None,
 ) -> EvalResult:
     """Evaluate `golden` (optionally one split) on the index in `home`; write files and report to `report_dir`.
 
-    `api_key` (the caller reads config.anthropic_api_key()) enables the no-RAG baseline, on
-    config.claude_model(), the generator's model.
+    `api_key` (the caller reads it from the settings) enables the no-RAG baseline, on the settings'
+    Claude model, the generator's model.
 
     Raises:
         ConfigError: a bad golden file or option, or no calibrated threshold.
@@ -75,13 +77,14 @@ def run_golden(
     """
     from lexcite.index.search import Searcher, Stages, stages_key
 
+    settings = config.settings(settings)
     questions = load_golden(golden, split)
     calibration: dict[str, Any] | None = None
     if calibrate:
-        calibration = calibrate_on(golden, home=home).to_dict()
-    model = config.claude_model()
+        calibration = calibrate_on(golden, home=home, settings=settings).to_dict()
+    model = settings.claude_model
     no_rag = claude_no_rag(api_key, model) if api_key and with_answers else None
-    with Searcher(home) as searcher:
+    with Searcher(home, settings=settings) as searcher:
         stored = searcher.manifest.get("thresholds", {}).get(stages_key(Stages()))
         records = am.independent_support(catalog_record_date(searcher.catalog))
         # As in calibration: a question about acts the catalog does not hold grades nothing here.

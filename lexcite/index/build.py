@@ -23,6 +23,7 @@ from typing import Any
 
 from lexcite import config
 from lexcite.catalog import Catalog
+from lexcite.config import Settings
 from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.bm25 import BM25_PARAMS, TOKENIZER, BM25Index, fingerprint
 from lexcite.index.chunks import DEFAULT_GRANULARITY, Passage, chunk_id, chunk_texts, passages
@@ -135,6 +136,7 @@ def build(
     home: Path | None = None,
     chroma_url: str | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    settings: Settings | None = None,
 ) -> BuildReport:
     """Build or update the index from the catalog (calibrate it afterwards: calibrate.py).
 
@@ -145,8 +147,9 @@ def build(
         ConfigError: an unknown embedder or reranker, or a model that is not installed.
     """
     t0 = time.perf_counter()
-    home = home or config.home()
-    url = chroma_url if chroma_url is not None else config.chroma_url()
+    settings = config.settings(settings)
+    home = home or settings.home
+    url = chroma_url if chroma_url is not None else settings.chroma_url
     own = catalog is None
     catalog = catalog or Catalog(home / "catalog.sqlite")
     try:

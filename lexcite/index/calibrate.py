@@ -40,6 +40,7 @@ from typing import Any, Protocol
 
 from lexcite import config
 from lexcite.catalog import Catalog
+from lexcite.config import Settings
 from lexcite.contract import CitationRef, Perimeter
 from lexcite.errors import ConfigError
 from lexcite.index.admission import SCALES, score_scale
@@ -136,7 +137,8 @@ class CalibrationQuestion(Protocol):
 
 def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | None = None,
               catalog: Catalog | None = None, chroma_url: str | None = None,
-              configurations: Sequence[Stages] | None = None, params: Params = Params()) -> Calibration:
+              configurations: Sequence[Stages] | None = None, params: Params = Params(),
+              settings: Settings | None = None) -> Calibration:
     """Calibrate thresholds on the questions `dev` (from `source`) and store them in the index manifest.
 
     Calibrates every ABLATION configuration (or `configurations`); returns the default's.
@@ -145,13 +147,14 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
         ConfigError: no question, or no usable one.
         IndexMismatch: no index, or an index out of step with the catalog.
     """
-    home = home or config.home()
+    settings = config.settings(settings)
+    home = home or settings.home
     if not dev:
         raise ConfigError(f"{source}: no `split: dev` question to calibrate on")
     configs = list(configurations) if configurations else list(ABLATION.values())
     if Stages() not in configs:
         configs.append(Stages())
-    with Searcher(home, chroma_url=chroma_url, catalog=catalog, params=params) as searcher:
+    with Searcher(home, chroma_url=chroma_url, catalog=catalog, params=params, settings=settings) as searcher:
         acts = {p.record.unit.act for p in searcher.passages}
         results: dict[str, Calibration] = {}
         for stages in configs:

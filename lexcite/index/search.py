@@ -28,6 +28,7 @@ import numpy as np
 
 from lexcite import config
 from lexcite.catalog import Catalog
+from lexcite.config import Settings
 from lexcite.contract import Candidate, CitationRef, Hit, Perimeter, ProvisionEvidence, SearchResult
 from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.admission import Admission, admit, bonus_unit, score_scale, threshold_for
@@ -62,9 +63,10 @@ class Searcher:
 
     def __init__(self, home: Path | None = None, *, chroma_url: str | None = None, embedder: str | None = None,
                  reranker: str | None = None, params: Params = Params(), catalog: Catalog | None = None,
-                 budget: int = DEFAULT_BUDGET):
-        self.home = home or config.home()
-        url = chroma_url if chroma_url is not None else config.chroma_url()
+                 budget: int = DEFAULT_BUDGET, settings: Settings | None = None):
+        settings = config.settings(settings)
+        self.home = home or settings.home
+        url = chroma_url if chroma_url is not None else settings.chroma_url
         manifest = load_manifest(self.home)
         if manifest is None:  # said before opening the catalog, which would leave an empty one in a mistyped home
             raise IndexMismatch(NO_INDEX)
@@ -309,20 +311,21 @@ _open: dict[tuple[str, str | None], Searcher] = {}
 
 
 def search(query: str, perimeter: Perimeter = Perimeter(), k: int = 6, stages: Stages = Stages(),
-           *, home: Path | None = None) -> SearchResult:
+           *, home: Path | None = None, settings: Settings | None = None) -> SearchResult:
     """One search without managing a Searcher: opens (and keeps) one per LEXCITE_HOME and Chroma URL.
 
     Raises:
         IndexMismatch: the index is missing or out of step with the catalog (checked on every call).
     """
-    home = home or config.home()
-    key = (str(Path(home).resolve()), config.chroma_url())
+    settings = config.settings(settings)
+    home = home or settings.home
+    key = (str(Path(home).resolve()), settings.chroma_url)
     s = _open.get(key)
     if s is not None and s.manifest["catalog_state"] != s.catalog.state():
         s.close()
         s = None
     if s is None:
-        s = _open[key] = Searcher(home)
+        s = _open[key] = Searcher(home, settings=settings)
     return s.search(query, perimeter, k, stages)
 
 

@@ -42,6 +42,7 @@ from urllib3.exceptions import (
 from urllib3.util import Retry, Timeout
 
 from lexcite import config
+from lexcite.config import Settings
 from lexcite.contract import is_celex
 from lexcite.errors import ConfigError, FetchError
 
@@ -374,11 +375,13 @@ class CellarClient:
         backoff_factor: float = DEFAULT_BACKOFF,
         throttle_s: float = DEFAULT_THROTTLE,
         cache_dir: Path | None = None,
+        settings: Settings | None = None,
     ) -> None:
-        self.base_url = (base_url or config.cellar_url()).rstrip("/")
-        self.cache_dir = cache_dir  # None: LEXCITE_HOME/raw, resolved at fetch time
+        settings = config.settings(settings)
+        self.base_url = (base_url or settings.cellar_url).rstrip("/")
+        self.cache_dir = cache_dir or settings.home / "raw"
         # Where a redirect may lead: Cellar's own origin, plus mirrors named in LEXCITE_CELLAR_ORIGINS.
-        self.origins = {_origin(self.base_url), *map(_origin, config.cellar_origins())}
+        self.origins = {_origin(self.base_url), *map(_origin, settings.cellar_origins)}
         self.deadline: float | None = None  # time.monotonic() after which no request starts
         self._pool = http_pool(
             timeout=timeout, connect_timeout=connect_timeout, retries=retries, backoff_factor=backoff_factor
@@ -487,7 +490,7 @@ class CellarClient:
 
     def _store(self, body: bytes, sha: str, suffix: str) -> Path:
         """raw/ab/abcdef….suffix, via a temp file and os.replace; an existing file is kept as is."""
-        folder = (self.cache_dir or config.home() / "raw") / sha[:2]
+        folder = self.cache_dir / sha[:2]
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{sha}{suffix}"
         if path.exists():

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from lexcite import config
 from lexcite.catalog import Catalog, Source, StoreResult
+from lexcite.config import Settings
 from lexcite.contract import ParsedAct
 from lexcite.errors import ConfigError, FetchError, LexciteError
 from lexcite.ingest.apply_amendments import update_amendments
@@ -155,6 +156,7 @@ def refresh(
     sparql: SparqlClient | None = None,
     deadline_s: float | None = None,
     progress: Callable[[str, int], None] | None = None,
+    settings: Settings | None = None,
 ) -> RefreshReport:
     """Fetch each act, its consolidated versions and its amending acts; ingest what changed.
 
@@ -162,9 +164,10 @@ def refresh(
     passes is reported failed, to be fetched by the next refresh. `progress(what, n)` is told each
     document before it is fetched, with how many have been begun.
     """
-    cellar = cellar or CellarClient()
-    sparql = sparql or SparqlClient()
-    cellar.deadline = sparql.deadline = time.monotonic() + (deadline_s or config.refresh_deadline_s())
+    settings = config.settings(settings)
+    cellar = cellar or CellarClient(settings=settings)
+    sparql = sparql or SparqlClient(settings=settings)
+    cellar.deadline = sparql.deadline = time.monotonic() + (deadline_s or settings.refresh_deadline_s())
     targets = [TrackedAct(c, languages or ("en",)) for c in celexes] if celexes else load_acts()
     if languages and not celexes:
         targets = [t._replace(languages=languages) for t in targets]

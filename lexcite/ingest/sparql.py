@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from lexcite import config
+from lexcite.config import Settings
 from lexcite.contract import is_celex
 from lexcite.errors import FetchError
 from lexcite.ingest.fetch import (
@@ -89,8 +90,9 @@ class SparqlClient:
         retries: int = DEFAULT_RETRIES,
         backoff_factor: float = DEFAULT_BACKOFF,
         throttle_s: float = DEFAULT_THROTTLE,
+        settings: Settings | None = None,
     ) -> None:
-        self.endpoint = endpoint or config.sparql_url()
+        self.endpoint = endpoint or config.settings(settings).sparql_url
         self._pool = http_pool(
             timeout=timeout, connect_timeout=connect_timeout, retries=retries, backoff_factor=backoff_factor
         )

@@ -32,7 +32,7 @@ def home_catalog(lexcite_home, monkeypatch):
     with Catalog() as c:
         store(c, ai_act())
         store(c, gdpr())
-    monkeypatch.setattr(ask_module, "_default_searcher", lambda catalog: TermSearcher(catalog))
+    monkeypatch.setattr(ask_module, "_default_searcher", lambda catalog, settings: TermSearcher(catalog))
     return lexcite_home
 
 

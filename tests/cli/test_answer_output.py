@@ -35,7 +35,7 @@ def home(lexcite_home, monkeypatch):
     with Catalog() as c:
         helpers.store(c, helpers.ai_act())
         helpers.store(c, helpers.gdpr())
-    monkeypatch.setattr(ask_module, "_default_searcher", lambda catalog: helpers.TermSearcher(catalog))
+    monkeypatch.setattr(ask_module, "_default_searcher", lambda catalog, settings: helpers.TermSearcher(catalog))
     return lexcite_home
 
 
