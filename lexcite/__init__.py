@@ -37,6 +37,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "Settings": ("lexcite.config", "Settings"),
     # ingest and the catalog
     "Catalog": ("lexcite.catalog", "Catalog"),
+    "locate": ("lexcite.catalog.locate", "locate"),
     "ingest_paths": ("lexcite.ingest.load", "ingest_paths"),
     "refresh": ("lexcite.ingest.refresh", "refresh"),
     # index

@@ -4,6 +4,8 @@ It is the trust root for "which version is current" and the only code that reads
 the catalog's tables; every other stage uses its typed API::
 
     catalog.py   Catalog: store(), versions(), records(), resolve(), history(), facts(), links(), ...
+    locate.py    acts and provisions as people write them ('Art. 6(2) AI Act', 'GDPR') -> stored units
+    dates.py     when each unit is in force and applies, from the stored date facts
     schema.py    the named, ordered migrations (run once each, on open)
     _rows.py     SQLite rows <-> contract types (UnitRecord, VersionRow, Fact, AmendmentLink)
 """

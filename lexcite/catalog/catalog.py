@@ -333,6 +333,12 @@ class Catalog:
         except CitationError:
             return "not in the catalog"
 
+    def children(self, rec: UnitRecord) -> list[UnitRecord]:
+        """The direct parts of a stored unit (an article's paragraphs), in document order; [] when it has none."""
+        u = rec.unit
+        sql = _rows.RECORD_SQL + " WHERE v.act=? AND v.version=? AND v.language=? AND u.parent=? ORDER BY u.position"
+        return [_rows.unit_record(r) for r in self.conn.execute(sql, (u.act, u.version, u.language, u.unit))]
+
     def history(self, act: str, unit: str, language: str | None = None) -> list[UnitRecord]:
         sql = _rows.RECORD_SQL + " WHERE v.act=? AND u.unit=?"
         args: list[Any] = [act, unit]

@@ -57,7 +57,7 @@ def perimeter_from_options(act: list[str] | None = None, language: str = "en", a
     acts = tuple(act or ())
     if any(not is_celex(a) for a in acts):  # a name ('AI Act', 'GDPR'): the catalog knows which act it is
         from lexcite.catalog import Catalog
-        from lexcite.cli._acts import act_names, require_act
+        from lexcite.catalog.locate import act_names, require_act
         from lexcite.cli._app import settings
 
         with Catalog(settings=settings()) as catalog:

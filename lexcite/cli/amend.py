@@ -30,7 +30,7 @@ def amendments(
     Example: lexcite amendments 32024R1689      (what 2026/1744 and others change in the AI Act)
              lexcite amendments 32026R1744 --given
     """
-    from lexcite.cli._acts import require_act
+    from lexcite.catalog.locate import require_act
     from lexcite.ingest.amendments import link_counts
 
     with Catalog(settings=settings()) as catalog:
@@ -106,7 +106,7 @@ def consolidation_check(
     {+official+}), units only in one of them.
     Example: lexcite consolidation-check 32024R1689 --json
     """
-    from lexcite.cli._acts import require_act
+    from lexcite.catalog.locate import require_act
     from lexcite.contract import is_celex
     from lexcite.errors import LexciteError
     from lexcite.ingest.consolidation import ConsolidationCheck

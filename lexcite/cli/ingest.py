@@ -17,7 +17,7 @@ from lexcite.errors import LexciteError
 from lexcite.printable import printable
 
 if TYPE_CHECKING:
-    from lexcite.catalog import Catalog, UnitRecord
+    from lexcite.catalog import UnitRecord
     from lexcite.ingest.dates import Dated, UnitDates
 
 
@@ -82,9 +82,9 @@ def acts(as_json: Annotated[bool, typer.Option("--json", help="A JSON array, one
     (--act, show, amendments). The last line says which abstention threshold `ask` uses.
     """
     from lexcite.catalog import Catalog
-    from lexcite.cli._acts import act_names
+    from lexcite.catalog.locate import act_names
     from lexcite.cli.index import scale_label
-    from lexcite.index.build import load_manifest
+    from lexcite.index.manifest import load_manifest, threshold_in_use
     from lexcite.references import short_title
 
     with Catalog(settings=settings()) as catalog:
@@ -116,15 +116,15 @@ def acts(as_json: Annotated[bool, typer.Option("--json", help="A JSON array, one
     out.print(table)
     if not rows:
         out.print("the catalog is empty: lexcite ingest FILE... or lexcite refresh")
-    t = _threshold(manifest)
+    t = threshold_in_use(manifest) if manifest else None
     if not manifest:
         out.print("not indexed yet: lexcite index" if rows else "", markup=False)
     elif t is None:
         out.print(f"index: {manifest.get('embedder')}, reranker {manifest.get('reranker')}; no abstention threshold "
                   "yet: lexcite calibrate [--golden FILE]", markup=False)
     else:
-        out.print(f"index: {t['embedder']}, reranker {t['reranker']}; abstention threshold {t['value']:.4f} "
-                  f"({scale_label(t['scale'], t['value'])}), {t['source']}", markup=False)
+        out.print(f"index: {t.embedder}, reranker {t.reranker}; abstention threshold {t.value:.4f} "
+                  f"({scale_label(t.scale or '', t.value)}), {t.source}", markup=False)
 
 
 def _day(d: Dated | None) -> str:
@@ -165,31 +165,13 @@ def _when(d: UnitDates, act: str) -> str:
 
 
 def _period(d: UnitDates, rec: UnitRecord) -> str:
-    """The period this text applied: from its date of application (not before its version is in force) to
-    when the next text took its place or its end of application."""
-    start = d.earliest
-    if start is None:
+    period = d.period(rec.valid_from, rec.valid_to)
+    if period is None:
         return "period of application unknown"
-    start = max(start, rec.valid_from)
-    ends = [x for x in (rec.valid_to, d.applies_until.date if d.applies_until else None) if x]
-    end = min(ends) if ends else None
+    start, end = period
     if end is not None and end <= start:
         return f"this text never applied: replaced on {end}, before its date of application"
     return f"this text applies {start} → {end or 'open'}"
-
-
-def _threshold(manifest: dict) -> dict | None:
-    """The default configuration's abstention threshold and where it comes from, or None."""
-    from lexcite.index.search import Stages, stages_key
-
-    entry = manifest.get("thresholds", {}).get(stages_key(Stages()))
-    if entry is None:
-        return None
-    golden = str(entry.get("golden", ""))
-    source = (golden.replace("shipped:", "calibrated on the shipped golden set:", 1) if golden.startswith("shipped:")
-              else f"calibrated on {golden}")
-    return {"embedder": manifest.get("embedder"), "reranker": manifest.get("reranker"), "value": entry["value"],
-            "scale": entry.get("scale"), "source": source, "shipped": golden.startswith("shipped:")}
 
 
 @app.command()
@@ -214,14 +196,14 @@ def show(
     Example: lexcite show 'Art. 6(2) AI Act' --as-of 2025-01-01
     """
     from lexcite.catalog import Catalog
-    from lexcite.cli._acts import locate
+    from lexcite.catalog.locate import locate
 
     with Catalog(settings=settings()) as catalog:
         check_date(as_of, "--as-of")
         found = locate(catalog, ref, act=act, as_of=as_of, language=language)
         records = catalog.history(found.ref.act, found.ref.unit, language) if history else [
             catalog.resolve(found.ref, language)]
-        parts = {id(rec): _children(catalog, rec) for rec in records}
+        parts = {id(rec): [c.unit.text for c in catalog.children(rec)] for rec in records}
         dates = {id(rec): catalog.unit_dates(rec.unit.ref, rec.unit.language) for rec in records}
     if as_json:
         docs = [{**rec.unit.to_dict(), "ref": str(rec.unit.ref), "status": rec.status, "valid_from": rec.valid_from,
@@ -243,14 +225,6 @@ def show(
         for text in parts[id(rec)] or [u.text]:
             out.print(printable(text), markup=False)
         out.print(f"[link={u.source_url}]{escape(u.source_url)}[/link]\n")
-
-
-def _children(catalog: Catalog, rec: UnitRecord) -> list[str]:
-    """The texts of a unit's direct parts (an article's paragraphs), in document order; [] when it has none."""
-    u = rec.unit
-    kids = [r.unit for r in catalog.records(u.act, u.language) if r.unit.version == u.version
-            and r.unit.parent == u.unit]
-    return [k.text for k in sorted(kids, key=lambda k: k.position)]
 
 
 @app.command()

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from lexcite.errors import IndexMismatch
 from lexcite.index.dense import same_backend
+from lexcite.index.stages import Stages, stages_key
 
-__all__ = ["MANIFEST_FORMAT", "FIX", "NO_INDEX", "manifest_path", "load_manifest", "save_manifest", "check"]
+__all__ = ["MANIFEST_FORMAT", "FIX", "NO_INDEX", "manifest_path", "load_manifest", "save_manifest", "check",
+           "ThresholdInUse", "threshold_in_use"]
 
 MANIFEST_FORMAT = 1
 FIX = "run `lexcite index --rebuild`"
@@ -71,3 +74,28 @@ def check(manifest: dict[str, Any] | None, state: str, embedder: str | None = No
     if backend and not same_backend(manifest["backend"], backend):
         raise IndexMismatch(f"the index was built on {manifest['backend']}, not {backend}; {FIX}")
     return manifest
+
+
+@dataclass(frozen=True)
+class ThresholdInUse:
+    """The abstention threshold `ask` applies (the default stages') and where it comes from."""
+
+    embedder: str
+    reranker: str
+    value: float
+    scale: str | None
+    source: str  # "calibrated on data/golden/golden.jsonl", "calibrated on the shipped golden set: ..."
+    shipped: bool  # from the shipped thresholds (a catalog no golden question covers), not the user's questions
+
+
+def threshold_in_use(manifest: dict[str, Any]) -> ThresholdInUse | None:
+    """The default configuration's threshold in `manifest`; None when it was not calibrated."""
+    entry = manifest.get("thresholds", {}).get(stages_key(Stages()))
+    if entry is None:
+        return None
+    golden = str(entry.get("golden", ""))
+    shipped = golden.startswith("shipped:")
+    source = (golden.replace("shipped:", "calibrated on the shipped golden set:", 1) if shipped
+              else f"calibrated on {golden}")
+    return ThresholdInUse(str(manifest.get("embedder")), str(manifest.get("reranker")), float(entry["value"]),
+                          entry.get("scale"), source, shipped)

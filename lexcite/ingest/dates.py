@@ -113,6 +113,18 @@ class UnitDates:
         """The earliest case (what the catalog's `applies_from` column holds)."""
         return min(self.applies_from, key=lambda d: d.date or "0000")
 
+    def period(self, valid_from: str, valid_to: str | None) -> tuple[str, str | None] | None:
+        """(start, end) of the period a text that was the law from `valid_from` to `valid_to` applied: from
+        its date of application, never before its version is in force, to the next text or its end of
+        application (None: open); None when its date of application is unknown. start >= end: it never
+        applied (replaced before its date of application)."""
+        start = self.earliest
+        if start is None:
+            return None
+        start = max(start, valid_from)
+        ends = [x for x in (valid_to, self.applies_until.date if self.applies_until else None) if x]
+        return start, min(ends) if ends else None
+
     def to_json(self) -> str:
         return json.dumps({
             "in_force_from": _dated_dict(self.in_force_from),

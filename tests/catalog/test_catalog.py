@@ -142,6 +142,15 @@ class TestResolve:
         catalog.store(_act("2099-06-01", text="New text."), _source("b"))
         assert [r.unit.version for r in catalog.history("32099R0001", "art_1")] == ["2099-01-01", "2099-06-01"]
 
+    def test_children_are_the_direct_parts_of_that_version_in_document_order(self, catalog):
+        catalog.store(_act("2099-01-01", n=3), _source("a"))
+        catalog.store(_act("2099-06-01", text="New text.", n=2), _source("b"))
+        old = catalog.resolve("32099R0001@2099-01-01#art_1")
+        assert [c.unit.unit for c in catalog.children(old)] == ["art_1.par_1", "art_1.par_2", "art_1.par_3"]
+        new = catalog.resolve("32099R0001#art_1")
+        assert [c.unit.text for c in catalog.children(new)] == ["1. New text.", "2. New text."]
+        assert catalog.children(catalog.resolve("32099R0001#art_1.par_1")) == []
+
 
 _KILLER = """
 import os, signal, sys

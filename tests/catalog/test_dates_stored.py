@@ -132,3 +132,12 @@ def test_amendments_json_shows_each_links_date(home):
     r = CliRunner().invoke(app, ["amendments", AI, "--json"])
     links = json.loads(r.output)["links"]
     assert {x["applies_from"] for x in links if x["target_unit"] == "art_5.par_1.pnt_bb"} == {"2026-12-02"}
+
+
+def test_the_period_a_text_applied_runs_from_its_date_of_application_to_the_next_text(catalog):
+    # Article 26(1) of 2024 was to apply from 2026-08-02; the Omnibus replaced the text before that day
+    old = catalog.resolve(f"{AI}@2024-07-12#art_26.par_1", "en")
+    start, end = catalog.unit_dates(old.unit.ref, "en").period(old.valid_from, old.valid_to)
+    assert (start, end) == ("2026-08-02", "2026-07-27") and end <= start  # it never applied
+    gdpr = catalog.resolve(f"{GDPR}#art_33.par_1", "en")
+    assert catalog.unit_dates(gdpr.unit.ref, "en").period(gdpr.valid_from, gdpr.valid_to) == ("2018-05-25", None)

@@ -1,4 +1,4 @@
-"""Acts and provisions as people write them, read against the catalog: `show` and `--act` use these.
+"""Acts and provisions as people write them, looked up in the catalog (`show`, `--act`, `lexcite.locate`).
 
 The reading itself is lexcite/references.py; this module only looks the result up in the catalog
 (which act, which version on a date, which unit ids that version holds) and words the errors.
@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from lexcite.catalog import Catalog, UnitRecord, VersionRow
-from lexcite.contract import CitationRef, is_celex
+from lexcite.catalog.catalog import Catalog
+from lexcite.contract import CitationRef, UnitRecord, VersionRow, is_celex
 from lexcite.errors import CitationError
 from lexcite.references import ActNames, Reference, parse_reference, resolve, suggest
 
