@@ -36,7 +36,7 @@ from lexcite.answer.draft import Generator
 from lexcite.answer.evidence import build_evidence, no_evidence_answer, refused_answer
 from lexcite.answer.numeric import bind_values
 from lexcite.answer.timing import asks_when, timing_notes
-from lexcite.answer.trace import AskRecord, TraceStore, catalog_problems, sha256_text, versions_in_scope
+from lexcite.answer.trace import AskRecord, StoredTrace, TraceStore, catalog_problems, sha256_text, versions_in_scope
 from lexcite.answer.verify import check_values, verify
 from lexcite.catalog import Catalog
 from lexcite.config import Settings
@@ -337,34 +337,31 @@ def replay(trace_id: str, *, searcher: Retriever | None = None, generator: str |
     own_store = traces is None
     store = traces or TraceStore(settings=settings)
     try:
-        doc = store.get(trace_id)
+        t = store.get(trace_id)
     finally:
         if own_store:
             store.close()
-    t = doc["trace"]
-    if not t["store_text"] or t["question"] is None:
-        raise ConfigError(f"trace {t['id']} was stored with --no-text: its question is not kept, so it cannot be "
+    if not t.store_text or t.question is None:
+        raise ConfigError(f"trace {t.id} was stored with --no-text: its question is not kept, so it cannot be "
                           "replayed")
-    perimeter = Perimeter.from_dict(t["perimeter"])
-    gen = generator or t["generator"]
+    gen = generator or t.generator
     own_catalog = catalog is None and getattr(searcher, "catalog", None) is None
     catalog = catalog or getattr(searcher, "catalog", None) or Catalog(settings=settings)
     try:
-        problems = tuple(catalog_problems(doc, catalog))
-        answer = ask(t["question"], perimeter, t["k"], generator=gen, searcher=searcher, trace=False,
+        problems = tuple(catalog_problems(t, catalog))
+        answer = ask(t.question, t.perimeter, t.k, generator=gen, searcher=searcher, trace=False,
                      catalog=catalog, settings=settings)
     finally:
         if own_catalog:
             catalog.close()
-    return ReplayReport(t["id"], answer, tuple(_differences(doc, answer)), problems, TraceStore.verify_content(doc))
+    return ReplayReport(t.id, answer, tuple(_differences(t, answer)), problems, t.content_ok)
 
 
-def _differences(doc: dict[str, Any], new: Answer) -> list[str]:
-    t, old = doc["trace"], doc["trace"]["answer"]
+def _differences(t: StoredTrace, new: Answer) -> list[str]:
     out: list[str] = []
-    if t["generator"] != new.generator:
-        out.append(f"generator: {t['generator']} -> {new.generator}")
-    old_ev = [(e["sid"], e["ref"]) for e in doc["evidence"]]
+    if t.generator != new.generator:
+        out.append(f"generator: {t.generator} -> {new.generator}")
+    old_ev = [(e.sid, e.ref) for e in t.evidence]
     new_ev = [(e.sid, str(e.ref)) for e in new.evidence]
     if old_ev != new_ev:
         gone = [r for _, r in old_ev if r not in {r for _, r in new_ev}]
@@ -372,26 +369,26 @@ def _differences(doc: dict[str, Any], new: Answer) -> list[str]:
         out.append("evidence changed" + (f"; no longer admitted: {', '.join(gone)}" if gone else "")
                    + (f"; newly admitted: {', '.join(added)}" if added else "")
                    + ("; same units in another order" if not gone and not added else ""))
-    old_hash = {e["ref"]: e["text_sha256"] for e in doc["evidence"]}
+    old_hash = {e.ref: e.text_sha256 for e in t.evidence}
     for e in new.evidence:
         h = old_hash.get(str(e.ref))
         if h is not None and h != sha256_text(e.text):
             out.append(f"text of {e.ref} changed")
-    if bool(t["refused"]) != new.refused:
-        out.append(f"refused: {bool(t['refused'])} -> {new.refused}")
-    elif new.refused and t["refusal_reason"] != new.refusal_reason:
-        out.append(f"refusal reason: {t['refusal_reason']!r} -> {new.refusal_reason!r}")
-    old_sentences = [s["text"] for s in old["sentences"]]
+    if t.refused != new.refused:
+        out.append(f"refused: {t.refused} -> {new.refused}")
+    elif new.refused and t.refusal_reason != new.refusal_reason:
+        out.append(f"refusal reason: {t.refusal_reason!r} -> {new.refusal_reason!r}")
+    old_sentences = [s.text for s in t.sentences]
     new_sentences = [s.text for s in new.sentences]
     if old_sentences != new_sentences:
         out.append("answer text changed:\n  was: " + " ".join(map(str, old_sentences)) + "\n  now: "
                    + " ".join(new_sentences))
-    old_cited = [r for s in old["sentences"] for r in s["refs"]]
+    old_cited = [r for s in t.sentences for r in s.refs]
     new_cited = [str(r) for s in new.sentences for r in s.refs]
     if old_cited != new_cited:
         out.append(f"citations: {', '.join(dict.fromkeys(old_cited)) or '-'} -> "
                    f"{', '.join(dict.fromkeys(new_cited)) or '-'}")
-    old_flags = [f for f in t["flags"] if f != "no_text"]
+    old_flags = [f for f in t.flags if f != "no_text"]
     if old_flags != list(new.flags):
         out.append(f"flags: {', '.join(old_flags) or '-'} -> {', '.join(new.flags) or '-'}")
     return out

@@ -10,7 +10,7 @@ timings and the lexcite version.
 
 The schema changes only through named migrations that run once each, in order,
 recorded in `_lexcite_migrations` (the simonw/llm pattern). Each trace stores a
-content hash ("sha256:" + hex of its canonical JSON). `verify_content`
+content hash ("sha256:" + hex of its canonical JSON). `StoredTrace.content_ok`
 re-derives the hash and detects a row edited after logging. `catalog_problems`
 says when a trace no longer matches the catalog: a cited text changed, a
 version was replaced, or a newer version became current.
@@ -28,7 +28,7 @@ import secrets
 import sqlite3
 import time
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -40,8 +40,9 @@ from lexcite.config import Settings
 from lexcite.contract import Answer, CitationRef, Perimeter, SearchResult
 from lexcite.errors import CitationError, ConfigError
 
-__all__ = ["TraceStore", "AskRecord", "MIGRATIONS", "sha256_text", "content_hash", "catalog_problems",
-           "versions_in_scope"]
+__all__ = ["TraceStore", "AskRecord", "StoredTrace", "TraceSummary", "ScopedVersion", "TracedEvidence",
+           "TracedSentence", "TracedVerdict", "TracedHit", "MIGRATIONS", "sha256_text", "content_hash",
+           "catalog_problems", "versions_in_scope"]
 
 MIGRATIONS = Migrations()
 
@@ -142,6 +143,138 @@ def content_hash(doc: dict[str, Any]) -> str:
     return "sha256:" + hashlib.sha256(_canonical(body).encode("utf-8")).hexdigest()
 
 
+@dataclass(frozen=True)
+class ScopedVersion:
+    """A catalog version a question could draw on, as it was when the question was asked."""
+
+    act: str
+    version: str
+    language: str
+    status: str
+    sha256: str
+    valid_from: str
+    valid_to: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        return f"{self.act}@{self.version} [{self.language}]"
+
+
+@dataclass(frozen=True)
+class TracedEvidence:
+    """One admitted unit as the trace recorded it (`text` None when stored with --no-text)."""
+
+    sid: str
+    ref: str
+    title: str | None
+    status: str
+    binding: bool
+    score: float
+    text_sha256: str
+    text: str | None
+    source_url: str
+
+
+@dataclass(frozen=True)
+class TracedSentence:
+    text: str | None
+    refs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TracedVerdict:
+    index: int
+    sentence: str | None
+    sids: tuple[str, ...]
+    ok: bool
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TracedHit:
+    stage: str  # "bm25", "dense", ...
+    rank: int
+    ref: str
+    score: float
+
+
+@dataclass(frozen=True)
+class StoredTrace:
+    """One recorded question, read back: typed fields for the readers, and `doc`, the document whose hash
+    was recorded (`content_hash`), for `--json` and for the tamper check."""
+
+    id: str
+    created_at: str
+    lexcite_version: str
+    question: str | None
+    question_sha256: str
+    perimeter: Perimeter
+    as_of: str
+    k: int
+    generator: str
+    model: str
+    threshold: float | None
+    answer_text: str | None
+    sentences: tuple[TracedSentence, ...]
+    refused: bool
+    refusal_reason: str
+    flags: tuple[str, ...]
+    store_text: bool
+    timings: dict[str, float]
+    versions: tuple[ScopedVersion, ...]
+    hits: tuple[TracedHit, ...]
+    evidence: tuple[TracedEvidence, ...]
+    discarded: tuple[tuple[str, str], ...]  # (ref, why)
+    verdicts: tuple[TracedVerdict, ...]
+    doc: dict[str, Any] = field(repr=False, compare=False)
+
+    @property
+    def content_ok(self) -> bool:
+        """The stored trace still hashes to the hash recorded when it was logged (no row was edited)."""
+        return content_hash(self.doc) == self.doc["trace"]["content_hash"]
+
+    @classmethod
+    def from_doc(cls, doc: dict[str, Any]) -> StoredTrace:
+        t, a = doc["trace"], doc["trace"]["answer"]
+        return cls(
+            id=t["id"], created_at=t["created_at"], lexcite_version=t["lexcite_version"], question=t["question"],
+            question_sha256=t["question_sha256"], perimeter=Perimeter.from_dict(t["perimeter"]), as_of=t["as_of"],
+            k=t["k"], generator=t["generator"], model=t["model"] or "", threshold=t["threshold"],
+            answer_text=a["answer"], sentences=tuple(TracedSentence(s["text"], tuple(s["refs"]))
+                                                     for s in a["sentences"]),
+            refused=bool(t["refused"]), refusal_reason=t["refusal_reason"] or "", flags=tuple(t["flags"]),
+            store_text=bool(t["store_text"]), timings=dict(t["timings"]),
+            versions=tuple(ScopedVersion(**v) for v in t["versions"]),
+            hits=tuple(TracedHit(h["stage"], h["rank"], h["ref"], h["score"]) for h in doc["hits"]),
+            evidence=tuple(TracedEvidence(e["sid"], e["ref"], e["title"], e["status"], bool(e["binding"]),
+                                          e["score"], e["text_sha256"], e["text"], e["source_url"])
+                           for e in doc["evidence"]),
+            discarded=tuple((d["ref"], d["reason"]) for d in doc["discarded"]),
+            verdicts=tuple(TracedVerdict(v["idx"], v["sentence"], tuple(v["sids"]), bool(v["ok"]),
+                                         tuple(v["reasons"])) for v in doc["verdicts"]),
+            doc=doc)
+
+
+@dataclass(frozen=True)
+class TraceSummary:
+    """One line of `lexcite trace list`."""
+
+    id: str
+    created_at: str
+    question: str | None
+    question_sha256: str
+    generator: str
+    model: str | None
+    refused: bool
+    flags: tuple[str, ...]
+    n_evidence: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "flags": list(self.flags)}
+
+
 @dataclass
 class AskRecord:
     """Everything `ask` knows about one question, handed to the trace store."""
@@ -151,7 +284,7 @@ class AskRecord:
     k: int
     answer: Answer
     result: SearchResult | None = None
-    versions: list[dict[str, Any]] = field(default_factory=list)
+    versions: list[ScopedVersion] = field(default_factory=list)
     catalog_state: str | None = None
     generator: str = ""
     model: str = ""
@@ -233,7 +366,7 @@ class TraceStore:
                 "as_of": rec.perimeter.effective_date(),
                 "k": rec.k,
                 "catalog_state": rec.catalog_state,
-                "versions": rec.versions,
+                "versions": [v.to_dict() for v in rec.versions],
                 "threshold": r.threshold if r is not None else None,
                 "abstained": int(r.abstained) if r is not None else 1,
                 "generator": rec.generator,
@@ -317,15 +450,16 @@ class TraceStore:
             raise ConfigError(f"trace id {prefix!r} is ambiguous ({', '.join(rows)}, ...); give more characters")
         return rows[0]
 
-    def list(self, limit: int = 20) -> list[dict[str, Any]]:
+    def list(self, limit: int = 20) -> list[TraceSummary]:
         rows = self.conn.execute(
             "SELECT id, created_at, question, question_sha256, generator, model, refused, flags, "
             "(SELECT COUNT(*) FROM trace_evidence e WHERE e.trace_id = t.id) AS n_evidence "
             "FROM traces t ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
-        return [{**dict(r), "refused": bool(r["refused"]), "flags": json.loads(r["flags"])} for r in rows]
+        return [TraceSummary(**{**dict(r), "refused": bool(r["refused"]), "flags": tuple(json.loads(r["flags"]))})
+                for r in rows]
 
-    def get(self, trace_id: str) -> dict[str, Any]:
-        """The whole trace as the document that was hashed (see `content_hash`).
+    def get(self, trace_id: str) -> StoredTrace:
+        """The whole trace, read back (its `doc` is the document that was hashed: see `content_hash`).
 
         Raises:
             ConfigError: no such trace.
@@ -336,7 +470,7 @@ class TraceStore:
         for c in self._JSON_COLS:
             t[c] = json.loads(t[c])
         q = self.conn.execute
-        return {
+        return StoredTrace.from_doc({
             "trace": t,
             "hits": [dict(r) for r in q("SELECT stage, rank, ref, score FROM trace_hits WHERE trace_id=? "
                                         "ORDER BY rowid", (tid,))],
@@ -352,44 +486,38 @@ class TraceStore:
                           "reasons": json.loads(r["reasons"]), "vals": json.loads(r["vals"])}
                          for r in q("SELECT idx, sentence, sids, refs, ok, reasons, vals FROM trace_verdicts "
                                     "WHERE trace_id=? ORDER BY rowid", (tid,))],
-        }
-
-    @staticmethod
-    def verify_content(doc: dict[str, Any]) -> bool:
-        """True when the stored trace still hashes to the hash recorded at logging time."""
-        return content_hash(doc) == doc["trace"]["content_hash"]
+        })
 
 
-def catalog_problems(doc: dict[str, Any], catalog: Any) -> list[str]:
+def catalog_problems(trace: StoredTrace, catalog: Catalog) -> list[str]:
     """Why a trace no longer verifies against the catalog (empty: it still does).
 
     Checks each evidence text's sha256 against the unit now stored under the same reference, and
     each version in scope against the catalog's current row (sha256 and status).
     """
     problems: list[str] = []
-    language = doc["trace"]["perimeter"].get("language")
-    for e in doc["evidence"]:
+    language = trace.perimeter.language
+    for e in trace.evidence:
         try:
-            rec = catalog.resolve(CitationRef.parse(e["ref"]), language)
+            rec = catalog.resolve(CitationRef.parse(e.ref), language)
         except CitationError:
-            problems.append(f"{e['ref']} ({e['sid']}) is no longer in the catalog")
+            problems.append(f"{e.ref} ({e.sid}) is no longer in the catalog")
             continue
-        if sha256_text(rec.unit.text) != e["text_sha256"]:
-            problems.append(f"{e['ref']} ({e['sid']}): the stored text changed since this answer")
-        elif rec.status != e["status"]:
-            problems.append(f"{e['ref']} ({e['sid']}): was {e['status']}, is now {rec.status}")
+        if sha256_text(rec.unit.text) != e.text_sha256:
+            problems.append(f"{e.ref} ({e.sid}): the stored text changed since this answer")
+        elif rec.status != e.status:
+            problems.append(f"{e.ref} ({e.sid}): was {e.status}, is now {rec.status}")
     now = {(v.act, v.version, v.language): v for v in catalog.versions()}
-    for v in doc["trace"]["versions"]:
-        cur = now.get((v["act"], v["version"], v["language"]))
+    for v in trace.versions:
+        cur = now.get((v.act, v.version, v.language))
         if cur is None:
-            problems.append(f"{v['act']}@{v['version']} [{v['language']}] is no longer in the catalog")
-        elif cur.sha256 != v["sha256"]:
-            problems.append(f"{v['act']}@{v['version']} [{v['language']}] was re-ingested from other bytes "
-                            f"(sha256 {v['sha256'][:12]}… -> {cur.sha256[:12]}…)")
-        elif cur.status != v["status"]:
-            problems.append(f"{v['act']}@{v['version']} [{v['language']}] was {v['status']}, is now {cur.status}")
-    scoped = {(v["act"], v["language"]) for v in doc["trace"]["versions"]}
-    known = {(v["act"], v["version"], v["language"]) for v in doc["trace"]["versions"]}
+            problems.append(f"{v} is no longer in the catalog")
+        elif cur.sha256 != v.sha256:
+            problems.append(f"{v} was re-ingested from other bytes (sha256 {v.sha256[:12]}… -> {cur.sha256[:12]}…)")
+        elif cur.status != v.status:
+            problems.append(f"{v} was {v.status}, is now {cur.status}")
+    scoped = {(v.act, v.language) for v in trace.versions}
+    known = {(v.act, v.version, v.language) for v in trace.versions}
     for key, cur in now.items():
         if (cur.act, cur.language) in scoped and key not in known and cur.status == "current":
             problems.append(f"{cur.act}@{cur.version} [{cur.language}] is a newer current version, "
@@ -397,8 +525,7 @@ def catalog_problems(doc: dict[str, Any], catalog: Any) -> list[str]:
     return problems
 
 
-def versions_in_scope(catalog: Catalog, perimeter: Perimeter) -> list[dict[str, Any]]:
+def versions_in_scope(catalog: Catalog, perimeter: Perimeter) -> list[ScopedVersion]:
     """The catalog versions a question in `perimeter` could draw on (`Perimeter.admits_version`), with their sha256."""
-    return [{"act": v.act, "version": v.version, "language": v.language, "status": v.status, "sha256": v.sha256,
-             "valid_from": v.valid_from, "valid_to": v.valid_to}
+    return [ScopedVersion(v.act, v.version, v.language, v.status, v.sha256, v.valid_from, v.valid_to)
             for v in catalog.versions() if perimeter.admits_version(v)]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -25,6 +25,7 @@ from lexcite.errors import ConfigError
 
 if TYPE_CHECKING:
     from lexcite.answer.ask import ReplayReport
+    from lexcite.answer.trace import StoredTrace
 
 GeneratorOpt = Annotated[str | None, typer.Option(
     # the names are lexcite.answer.ask.GENERATORS (a test checks they agree), written out so that
@@ -197,12 +198,12 @@ def trace_list(
     with TraceStore(settings=settings()) as store:
         rows = store.list(limit)
     if as_json:
-        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        print(json.dumps([r.to_dict() for r in rows], ensure_ascii=False, indent=1))
         return
     for r in rows:
-        outcome = "refused " if r["refused"] else "answered"
-        q = r["question"] if r["question"] is not None else f"(no text, sha256 {r['question_sha256'][:12]}…)"
-        out.print(f"{r['id']}  {r['created_at'][:19]}  {outcome}  {r['generator']:<10}  {escape(q)}")
+        outcome = "refused " if r.refused else "answered"
+        q = r.question if r.question is not None else f"(no text, sha256 {r.question_sha256[:12]}…)"
+        out.print(f"{r.id}  {r.created_at[:19]}  {outcome}  {r.generator:<10}  {escape(q)}")
 
 
 @trace_app.command("show")
@@ -215,44 +216,40 @@ def trace_show(
     from lexcite.catalog import Catalog
 
     with TraceStore(settings=settings()) as store:
-        doc = store.get(trace_id)
-        content_ok = store.verify_content(doc)
+        trace = store.get(trace_id)
     with Catalog(settings=settings()) as catalog:
-        problems = catalog_problems(doc, catalog)
+        problems = catalog_problems(trace, catalog)
     if as_json:
-        print(json.dumps({**doc, "content_ok": content_ok, "catalog_problems": problems}, ensure_ascii=False,
-                         indent=1))
+        print(json.dumps({**trace.doc, "content_ok": trace.content_ok, "catalog_problems": problems},
+                         ensure_ascii=False, indent=1))
         return
-    _show(doc, content_ok, problems)
+    _show(trace, problems)
 
 
-def _show(doc: dict[str, Any], content_ok: bool, problems: list[str]) -> None:
-    t = doc["trace"]
-    out.print(f"[bold]trace {t['id']}[/bold]  {t['created_at']}  lexcite {t['lexcite_version']}")
-    q = t["question"] if t["question"] is not None else f"(not stored; sha256 {t['question_sha256']})"
+def _show(t: StoredTrace, problems: list[str]) -> None:
+    out.print(f"[bold]trace {t.id}[/bold]  {t.created_at}  lexcite {t.lexcite_version}")
+    q = t.question if t.question is not None else f"(not stored; sha256 {t.question_sha256})"
     out.print(f"question: {escape(q)}")
-    out.print(f"perimeter: {escape(json.dumps(t['perimeter']))}  as of {t['as_of']}  k={t['k']}")
-    out.print(f"generator: {t['generator']} {t['model'] or ''}  threshold: {t['threshold']}")
-    out.print("versions in scope: " + escape(", ".join(f"{v['act']}@{v['version']} [{v['language']}, {v['status']}, "
-                                                        f"sha256 {v['sha256'][:12]}…]" for v in t["versions"])))
-    for stage in dict.fromkeys(h["stage"] for h in doc["hits"]):
-        hits = [h for h in doc["hits"] if h["stage"] == stage][:10]
-        out.print(escape(f"{stage}: " + ", ".join(f"{h['rank']}. {h['ref']} ({h['score']:.3f})" for h in hits)))
-    for e in doc["evidence"]:
-        out.print(f"  {e['sid']} {e['ref']}  score {e['score']:.3f}  text sha256 {e['text_sha256'][:12]}…")
-    for d in doc["discarded"][:10]:
-        out.print(f"  [dim]discarded {d['ref']}: {escape(d['reason'])}[/dim]")
-    for v in doc["verdicts"]:
-        mark = "[green]ok[/green]" if v["ok"] else "[red]FAILED[/red]"
-        out.print(f"  sentence {v['idx'] + 1} {mark} {escape(', '.join(v['sids']))} "
-                  f"{escape('; '.join(v['reasons']))}")
-    a = t["answer"]
-    out.print(f"answer: {escape(a['answer'] or '(not stored)')}")
-    if t["refused"]:
-        out.print(f"refusal: {escape(t['refusal_reason'] or '')}")
-    out.print(f"flags: {', '.join(t['flags']) or '-'}   timings: "
-              + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in t["timings"].items() if "." not in k))
-    if not content_ok:
+    out.print(f"perimeter: {escape(json.dumps(t.perimeter.to_dict()))}  as of {t.as_of}  k={t.k}")
+    out.print(f"generator: {t.generator} {t.model}  threshold: {t.threshold}")
+    out.print("versions in scope: " + escape(", ".join(f"{v.act}@{v.version} [{v.language}, {v.status}, "
+                                                        f"sha256 {v.sha256[:12]}…]" for v in t.versions)))
+    for stage in dict.fromkeys(h.stage for h in t.hits):
+        hits = [h for h in t.hits if h.stage == stage][:10]
+        out.print(escape(f"{stage}: " + ", ".join(f"{h.rank}. {h.ref} ({h.score:.3f})" for h in hits)))
+    for e in t.evidence:
+        out.print(f"  {e.sid} {e.ref}  score {e.score:.3f}  text sha256 {e.text_sha256[:12]}…")
+    for ref, why in t.discarded[:10]:
+        out.print(f"  [dim]discarded {ref}: {escape(why)}[/dim]")
+    for v in t.verdicts:
+        mark = "[green]ok[/green]" if v.ok else "[red]FAILED[/red]"
+        out.print(f"  sentence {v.index + 1} {mark} {escape(', '.join(v.sids))} {escape('; '.join(v.reasons))}")
+    out.print(f"answer: {escape(t.answer_text or '(not stored)')}")
+    if t.refused:
+        out.print(f"refusal: {escape(t.refusal_reason)}")
+    out.print(f"flags: {', '.join(t.flags) or '-'}   timings: "
+              + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in t.timings.items() if "." not in k))
+    if not t.content_ok:
         out.print("[red]This trace was edited after it was logged: its content hash does not match.[/red]")
     if problems:
         out.print("[yellow]This trace no longer verifies against the catalog:[/yellow]")

@@ -167,7 +167,7 @@ class TestTheFormerText:
     def test_the_trace_keeps_the_amending_unit_and_the_former_text(self, catalog, tmp_path):
         with TraceStore(tmp_path / "traces.sqlite") as store:
             a = answer(catalog, Q_LITERACY, (AI, "art_4.par_1"), trace=True, traces=store)
-            doc = store.get(a.trace_id)
+            doc = store.get(a.trace_id).doc
         assert [e["ref"] for e in doc["evidence"]] == [f"{AI}@{AMENDED}#art_4.par_1", f"{OMNI}@2026-07-24#art_1.pnt_5"]
         assert [v["ref"] for v in doc["trace"]["conflicts"][0]["values"]] == [f"{AI}@{ORIG}#art_4",
                                                                               f"{AI}@{AMENDED}#art_4"]

@@ -120,5 +120,5 @@ def test_ask_refuses_with_the_reason_before_any_generator_and_the_trace_keeps_th
     assert a.refused and a.text == REFUSAL and not a.sentences and VALUE_NOT_STATED in a.flags
     assert a.refusal_reason.startswith(f"{REFUSAL} No admitted provision states an amount")
     with TraceStore() as store:
-        doc = store.get(a.trace_id)
+        doc = store.get(a.trace_id).doc
     assert doc["trace"]["params"]["answerability"]["rule"] == VALUE_NOT_STATED

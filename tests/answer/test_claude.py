@@ -112,7 +112,7 @@ class TestClaudeThroughTheSdk:
         claude_env.queue(*[status(500)] * 10)
         a = run(fixed)
         with TraceStore() as s:
-            doc = s.get(a.trace_id)
+            doc = s.get(a.trace_id).doc
         assert "500" in doc["trace"]["params"]["error"]
 
     def test_a_cut_off_answer_is_not_shown(self, claude_env, fixed):
@@ -150,7 +150,7 @@ class TestFabricationGuard:
         assert not a.refused, a.refusal_reason
         assert "EUR 35 000 000" in a.text and "35,000,000" not in a.text
         with TraceStore() as s:
-            doc = s.get(a.trace_id)
+            doc = s.get(a.trace_id).doc
         binding = doc["trace"]["bindings"][0]
         assert binding["written"] == "EUR 35,000,000" and binding["rendered"] == "EUR 35 000 000"
         assert binding["ref"] == FINE
@@ -160,7 +160,7 @@ class TestFabricationGuard:
         a = run(fixed)
         assert a.refused and "fabrication_guard" in a.flags
         with TraceStore() as s:
-            assert "fabrication_guard" in s.get(a.trace_id)["trace"]["flags"]
+            assert "fabrication_guard" in s.get(a.trace_id).doc["trace"]["flags"]
 
 
 class TestPromptInjection:

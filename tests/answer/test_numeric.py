@@ -98,7 +98,7 @@ class TestThroughAsk:
         assert a.text == "The fine reaches EUR 35 000 000."
         assert "numeric_path" in a.flags
         with TraceStore() as s:
-            b = s.get(a.trace_id)["trace"]["bindings"]
+            b = s.get(a.trace_id).doc["trace"]["bindings"]
         assert b[0]["ref"] == str(REF) and b[0]["rendered"] == "EUR 35 000 000"
         assert b[0]["span"][1] - b[0]["span"][0] == len("EUR 35 000 000")
 
@@ -106,7 +106,7 @@ class TestThroughAsk:
         a = ask(self.Q, searcher=fixed, generator=Scripted("Non-compliance is fined. [S1]"))
         assert a.refused and "fabrication_guard" in a.flags
         with TraceStore() as s:
-            assert "fabrication_guard" in s.get(a.trace_id)["trace"]["flags"]
+            assert "fabrication_guard" in s.get(a.trace_id).doc["trace"]["flags"]
 
     def test_a_question_that_asks_for_no_value_leaves_prose_to_the_verifier(self, catalog):
         fixed = FixedSearcher(catalog, ["32024R1689@2024-07-12#art_3.pnt_1"])

@@ -40,41 +40,40 @@ class TestSchema:
 class TestWhatIsRecorded:
     def test_a_trace_records_the_inputs_the_retrieval_the_evidence_and_the_outcome(self, answered, catalog):
         with TraceStore() as s:
-            doc = s.get(answered.trace_id)
-        t = doc["trace"]
-        assert t["question"] == Q and t["perimeter"]["language"] == "en" and t["as_of"]
-        assert t["generator"] == "extractive" and t["model"] == EXTRACTIVE_MODEL
-        assert t["params"]["generator_choice"] == "offline extractive (chosen)"
-        assert t["lexcite_version"] and t["catalog_state"] == catalog.state()
-        assert {(v["act"], v["sha256"]) for v in t["versions"]} == {(v.act, v.sha256) for v in catalog.versions()}
-        assert doc["hits"] and all({"stage", "rank", "ref", "score"} <= set(h) for h in doc["hits"])
+            trace = s.get(answered.trace_id)
+        doc, raw = trace.doc, trace.doc["trace"]
+        assert trace.question == Q and trace.perimeter.language == "en" and trace.as_of
+        assert trace.generator == "extractive" and trace.model == EXTRACTIVE_MODEL
+        assert raw["params"]["generator_choice"] == "offline extractive (chosen)"
+        assert trace.lexcite_version and raw["catalog_state"] == catalog.state()
+        assert {(v.act, v.sha256) for v in trace.versions} == {(v.act, v.sha256) for v in catalog.versions()}
+        assert trace.hits and all(h.stage and h.rank >= 1 and h.ref for h in trace.hits)
         assert doc["ranked"] and doc["ranked"][0]["admitted"] == 1
-        assert t["threshold"] == 0.25
-        assert [e["sid"] for e in doc["evidence"]] == [e.sid for e in answered.evidence]
-        assert doc["evidence"] and all(len(e["text_sha256"]) == 64 and e["text"] for e in doc["evidence"])
-        assert t["prompt"] and t["raw_output"].endswith("[S1]")
-        assert [v["ok"] for v in doc["verdicts"]] == [True]
-        assert t["answer"]["answer"] == answered.text and not t["refused"]
-        assert {"search", "generate", "verify", "total"} <= set(t["timings"])
+        assert trace.threshold == 0.25
+        assert [e.sid for e in trace.evidence] == [e.sid for e in answered.evidence]
+        assert trace.evidence and all(len(e.text_sha256) == 64 and e.text for e in trace.evidence)
+        assert raw["prompt"] and raw["raw_output"].endswith("[S1]")
+        assert [v.ok for v in trace.verdicts] == [True]
+        assert trace.answer_text == answered.text and not trace.refused
+        assert [s.refs for s in trace.sentences] == [tuple(map(str, s.refs)) for s in answered.sentences]
+        assert {"search", "generate", "verify", "total"} <= set(trace.timings)
 
     def test_a_refusal_is_traced_with_its_reason(self, searcher):
         a = ask("pizza dough recipe", searcher=searcher, generator="extractive")
         with TraceStore() as s:
-            t = s.get(a.trace_id)["trace"]
-        assert t["refused"] and "no_evidence" in t["flags"] and "Searched:" in t["refusal_reason"]
+            t = s.get(a.trace_id)
+        assert t.refused and "no_evidence" in t.flags and "Searched:" in t.refusal_reason
 
     def test_no_text_keeps_ids_hashes_and_flags_only(self, catalog, searcher):
         a = ask(Q, searcher=searcher, generator="extractive", store_text=False)
         with TraceStore() as s:
-            doc = s.get(a.trace_id)
-        t = doc["trace"]
-        assert t["question"] is None and len(t["question_sha256"]) == 64
-        assert t["prompt"] is None and t["raw_output"] is None
-        assert doc["evidence"] and all(e["text"] is None and e["title"] is None and e["text_sha256"]
-                                       for e in doc["evidence"])
-        assert doc["verdicts"] and all(v["sentence"] is None for v in doc["verdicts"])
-        assert t["answer"]["answer"] is None and all(s["text"] is None for s in t["answer"]["sentences"])
-        assert "no_text" in t["flags"]
+            t = s.get(a.trace_id)
+        assert t.question is None and len(t.question_sha256) == 64
+        assert t.doc["trace"]["prompt"] is None and t.doc["trace"]["raw_output"] is None
+        assert t.evidence and all(e.text is None and e.title is None and e.text_sha256 for e in t.evidence)
+        assert t.verdicts and all(v.sentence is None for v in t.verdicts)
+        assert t.answer_text is None and all(s.text is None for s in t.sentences)
+        assert "no_text" in t.flags and not t.store_text
         raw = sqlite3.connect(TraceStore().path).execute("SELECT * FROM traces").fetchall()
         assert not any("EUR 35 000 000" in str(v) for row in raw for v in row)
 
@@ -87,11 +86,13 @@ class TestWhatIsRecorded:
         first = ask(Q, searcher=searcher, generator="extractive")
         second = ask("What is an AI system?", searcher=searcher, generator="extractive")
         with TraceStore() as s:
-            assert [r["id"] for r in s.list()] == [second.trace_id, first.trace_id]
+            rows = s.list()
+        assert [r.id for r in rows] == [second.trace_id, first.trace_id]
+        assert rows[0].question == "What is an AI system?" and rows[0].n_evidence >= 1 and not rows[1].refused
 
     def test_a_unique_prefix_finds_a_trace(self, answered):
         with TraceStore() as s:
-            assert s.get(answered.trace_id[:12])["trace"]["id"] == answered.trace_id
+            assert s.get(answered.trace_id[:12]).id == answered.trace_id
             with pytest.raises(ConfigError, match="no trace"):
                 s.get("zzzz")
 
@@ -99,14 +100,14 @@ class TestWhatIsRecorded:
 class TestVerification:
     def test_a_fresh_trace_verifies(self, answered, catalog):
         with TraceStore() as s:
-            doc = s.get(answered.trace_id)
-            assert s.verify_content(doc)
-        assert catalog_problems(doc, catalog) == []
+            trace = s.get(answered.trace_id)
+        assert trace.content_ok
+        assert catalog_problems(trace, catalog) == []
 
     def test_editing_the_trace_after_logging_breaks_verify(self, answered):
         with TraceStore() as s:
             s.conn.execute("UPDATE traces SET refusal_reason='edited' WHERE id=?", (answered.trace_id,))
-            assert not s.verify_content(s.get(answered.trace_id))
+            assert not s.get(answered.trace_id).content_ok
 
     def test_a_newer_version_in_the_catalog_is_reported(self, answered, catalog):
         store(catalog, ai_act(version="2026-07-27"))
