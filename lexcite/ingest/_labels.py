@@ -15,7 +15,7 @@ __all__ = [
     "is_quoted",
     "label_key",
     "label_kind",
-    "point_segments",
+    "point_id",
     "section_key",
     "numbered_heading",
     "heading_number",
@@ -97,19 +97,19 @@ def label_kind(key: str) -> str:
     return "upper"
 
 
-def point_segments(parent_chain: list[str], key: str) -> list[str] | None:
-    """Id segments for a point labelled `key` under a parent whose trailing point keys are `parent_chain`.
+def point_id(parent: str, key: str) -> str | None:
+    """The id of the point labelled `key` under the unit `parent`.
 
-    A dotted label "3.1" under point 3 becomes the segment "1" (id `...pnt_3.pnt_1`); None when the
-    dotted prefix does not match the parent (the caller reports it).
+    A dotted label "3.1" under point 3 becomes `...pnt_3.pnt_1`; None when the dotted prefix does
+    not match the parent's trailing point keys (the caller reports it).
     """
     parts = key.split(".")
-    if len(parts) == 1:
-        return parts
-    prefix = parts[:-1]
-    if parent_chain[-len(prefix) :] == prefix:
-        return parts[-1:]
-    return None
+    if len(parts) > 1:
+        chain = [seg[4:] for seg in parent.split(".") if seg.startswith("pnt_")]
+        prefix = parts[:-1]
+        if chain[-len(prefix) :] != prefix:
+            return None
+    return f"{parent}.pnt_{parts[-1]}"
 
 
 def section_key(heading: str) -> str | None:

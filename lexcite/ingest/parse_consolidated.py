@@ -49,7 +49,7 @@ from lexcite.ingest._labels import (
     label_kind,
     numbered_heading,
     numbered_parts,
-    point_segments,
+    point_id,
     section_key,
     section_parts,
 )
@@ -352,11 +352,10 @@ class _Planner:
         return self.new(uid, "point", up.ref, title, parent, up.anchor, blocks, labels, up.suffix)
 
     def _point_id(self, parent: str, key: str) -> str:
-        chain = [seg[4:] for seg in parent.split(".") if seg.startswith("pnt_")]
-        segs = point_segments(chain, key)
-        if segs is None:
+        uid = point_id(parent, key)
+        if uid is None:
             raise ParseError(self.path, f"point {key} under {parent}", "a dotted point outside its parent")
-        return parent + "".join(f".pnt_{s}" for s in segs)
+        return uid
 
 
     # -- annexes -------------------------------------------------------------------------------

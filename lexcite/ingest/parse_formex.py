@@ -47,7 +47,7 @@ from lexcite.ingest._labels import (
     label_kind,
     numbered_heading,
     numbered_parts,
-    point_segments,
+    point_id,
     section_key,
     section_parts,
 )
@@ -366,11 +366,10 @@ class _Builder:
                 self.walk(child, parent)
 
     def point_id(self, parent: str, key: str) -> str:
-        chain = [seg[4:] for seg in parent.split(".") if seg.startswith("pnt_")]
-        segs = point_segments(chain, key)
-        if segs is None:
+        uid = point_id(parent, key)
+        if uid is None:
             raise ParseError(self.path, f"point {key} under {parent}", "a dotted point outside its parent")
-        return parent + "".join(f".pnt_{s}" for s in segs)
+        return uid
 
     def restarts(self, lst: etree._Element, parent: str) -> bool:
         """A list whose numbering restarts inside the same unit: Article 43(1) of the AI Act has points
