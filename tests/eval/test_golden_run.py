@@ -38,7 +38,7 @@ def events(monkeypatch, stub_searcher, golden_file):
     log = []
 
     class OpenSearcher:
-        def __init__(self, home=None):
+        def __init__(self, home=None, settings=None):
             log.append("open")
             self.manifest = {"thresholds": {}}
             self.catalog = HeldActs(golden_file)
@@ -55,7 +55,7 @@ def events(monkeypatch, stub_searcher, golden_file):
 
     monkeypatch.setattr(search_mod, "Searcher", OpenSearcher)
     monkeypatch.setattr(search_mod, "ABLATION", {"full": None})
-    monkeypatch.setattr(calibrate_mod, "calibrate", lambda questions, source, home=None:
+    monkeypatch.setattr(calibrate_mod, "calibrate", lambda questions, source, home=None, settings=None:
                         log.append(("calibrate", source, {q.split for q in questions})) or Calibration())
     return log
 
