@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+import snowballstemmer
+
 from lexcite._words import ENGLISH_STOPWORDS
 
 __all__ = ["Cues", "cues", "content_terms", "stem", "STOPWORDS", "in_english", "value_secondary",
@@ -88,15 +90,14 @@ def cues(question: str) -> Cues:
     return Cues(**found)
 
 
+_SNOWBALL = snowballstemmer.stemmer("english")
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light English stemmer: enough to match 'providers'/'provider', 'prohibited'/'prohibition'."""
-    w = word.lower()
-    for suffix in ("ations", "ation", "ities", "ity", "ings", "ing", "ions", "ion", "ies", "ers", "er", "ed", "es",
-                   "s"):
-        if len(w) - len(suffix) >= 4 and w.endswith(suffix):
-            return w[: -len(suffix)] + ("y" if suffix in ("ies",) else "")
-    return w
+    """The Snowball (Porter2) English stem: 'conscious'/'consciousness', 'prohibited'/'prohibition',
+    'fines'/'fined' meet; the light suffix stripper it replaced gave 'consciou' and 'consciousnes'."""
+    return _SNOWBALL.stemWord(word.lower())
 
 
 _TOKEN = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'’-]*[A-Za-zÀ-ÿ]|\d+[a-z]?|[A-Za-z]")

@@ -21,18 +21,18 @@ from .conftest import EMBEDDER, RERANKER, ai_act, dp_act, store
 
 
 class TestRule:
-    def test_threshold_catches_abstentions_without_wrongly_abstaining_more_than_ten_percent(self):
-        answerable = [0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.3]  # 10: one wrong abstention allowed
+    def test_the_threshold_never_refuses_an_answerable_question(self):
+        answerable = [0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.3]
         abstain = [0.4, 0.35, 0.2]
         t, correct, wrong = choose_threshold(answerable, abstain)
-        # abstaining on all three needs t > 0.4, which also drops 0.3 (1 wrong = 10%, allowed)
-        assert t == pytest.approx((0.4 + 0.5) / 2)
-        assert (correct, wrong) == (3, 1)
+        # abstaining on all three needs t > 0.4, which would also refuse the answerable 0.3: not allowed
+        assert t == pytest.approx((0.2 + 0.3) / 2)
+        assert (correct, wrong) == (1, 0)
 
-    def test_threshold_never_wrongly_abstains_beyond_the_limit(self):
-        answerable = [0.9, 0.5, 0.45, 0.44]  # 10% of 4 rounds down to 0 wrong abstentions
-        t, correct, wrong = choose_threshold(answerable, [0.6, 0.3])
-        assert wrong == 0 and correct == 1 and 0.3 < t < 0.44
+    def test_a_looser_limit_trades_wrong_abstentions_for_correct_ones(self):
+        answerable = [0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.3]  # 10%: one wrong abstention allowed
+        t, correct, wrong = choose_threshold(answerable, [0.4, 0.35, 0.2], max_wrong=0.10)
+        assert t == pytest.approx((0.4 + 0.5) / 2) and (correct, wrong) == (3, 1)
 
     def test_on_a_tie_the_lowest_threshold_wins(self):
         t, correct, wrong = choose_threshold([0.9, 0.8], [0.1])
