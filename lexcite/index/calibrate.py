@@ -115,9 +115,10 @@ def choose_threshold(answerable: Sequence[float], abstain: Sequence[float],
     # below everything (abstain only on -inf), between each pair, above everything
     cands = [values[0] - 1e-6] + [(a + b) / 2 for a, b in zip(values, values[1:], strict=False)] + [values[-1] + 1e-6]
     best: tuple[int, float, int] | None = None  # (correct, -threshold, wrong)
+    unranked = sum(1 for s in answerable if not math.isfinite(s))  # refused by no threshold: nothing was ranked
     for t in cands:
         wrong = sum(1 for s in answerable if s < t)
-        if wrong > allowed:
+        if wrong - unranked > allowed:  # the limit is on what the threshold refuses
             continue
         correct = sum(1 for s in abstain if s < t)
         if best is None or (correct, -t) > (best[0], best[1]):

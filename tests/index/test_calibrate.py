@@ -34,6 +34,10 @@ class TestRule:
         t, correct, wrong = choose_threshold(answerable, [0.4, 0.35, 0.2], max_wrong=0.10)
         assert t == pytest.approx((0.4 + 0.5) / 2) and (correct, wrong) == (3, 1)
 
+    def test_an_answerable_question_nothing_was_ranked_for_does_not_block_the_rule(self):
+        t, correct, wrong = choose_threshold([0.9, 0.8, -math.inf], [0.1])
+        assert (correct, wrong) == (1, 1) and 0.1 < t < 0.8
+
     def test_on_a_tie_the_lowest_threshold_wins(self):
         t, correct, wrong = choose_threshold([0.9, 0.8], [0.1])
         assert correct == 1 and wrong == 0
