@@ -234,9 +234,14 @@ def render(a: Amendment) -> str:
     return f"{unit_label(a.target)} was {a.action} by {by}, applicable from {_long_date(a.applies_from)}."
 
 
-def _applies_from(catalog: Catalog, rec: UnitRecord) -> str:
-    dates = catalog.unit_dates(rec.unit.ref, rec.unit.language) if rec.changed_by else None
-    return (dates.earliest if dates is not None else None) or rec.valid_from
+def _applies_from(catalog: Catalog, rec: UnitRecord, amending: CitationRef) -> str:
+    """When the catalog records the change `amending` made to `rec` applying: that of the parts of `rec` the
+    same instruction enacted (points inserted into a paragraph), else the unit's own date of application when
+    the amending act enacted its text, else its start in force."""
+    # a paragraph's text is rebuilt when a point is inserted into it: the change applies when the point does
+    changed = [c for c in catalog.children(rec) if c.changed_by == str(amending)] or ([rec] if rec.changed_by else [])
+    days = [d.earliest for c in changed if (d := catalog.unit_dates(c.unit.ref, c.unit.language)) and d.earliest]
+    return min(days, default=None) or rec.valid_from
 
 
 def _evidence_of(rec: UnitRecord, sid: str) -> Evidence:
@@ -272,7 +277,7 @@ def amendment_notes(catalog: Catalog, cited: Sequence[CitationRef], evidence: Se
         sid_of.update((ev.ref, ev.sid) for ev in missing)
         # the change's date is the current unit's date of application where the catalog read one (a change may
         # apply later than the amending act's entry into force: catalog/dates.py), else its start in force
-        record_dates.update((r, _applies_from(catalog, rec)) for r, rec in records.items())
+        record_dates.update((r, _applies_from(catalog, rec, a.amending)) for r, rec in records.items())
         drafts.append(f"{render(a)} [{', '.join(sid_of[r] for r in refs)}]")
         kept.append(a)
     if not drafts:

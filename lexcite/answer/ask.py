@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -40,7 +41,7 @@ from lexcite.answer.trace import AskRecord, StoredTrace, TraceStore, catalog_pro
 from lexcite.answer.verify import check_values, verify
 from lexcite.catalog import Catalog
 from lexcite.config import Settings
-from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter, Retriever, Verdict
+from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter, Retriever, UnitRecord, Verdict
 from lexcite.errors import ConfigError
 from lexcite.index.perimeter import empty_reason
 from lexcite.question import cues, value_secondary
@@ -195,9 +196,21 @@ class _Refused(Exception):
         self.reason, self.flags, self.evidence, self.verdicts = reason, flags, evidence, verdicts
 
 
+def _parent_in(catalog: Catalog, perimeter: Perimeter) -> Callable[[CitationRef], UnitRecord | None]:
+    """The stored unit a point belongs to (its paragraph, or the point above it), when inside `perimeter`."""
+
+    def parent(ref: CitationRef) -> UnitRecord | None:
+        up = replace(ref, unit=ref.unit.rpartition(".")[0])
+        if catalog.outside(up, perimeter) is not None:
+            return None
+        return catalog.resolve(up, perimeter.language)
+
+    return parent
+
+
 def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, catalog: Catalog, rec: AskRecord,
             timings: dict[str, float]) -> Answer:
-    evidence = build_evidence(result)
+    evidence = build_evidence(result, _parent_in(catalog, perimeter))
     if not evidence:  # invariant 2: decided here, no generator called
         empty = empty_reason(perimeter, catalog.versions()) if not result.ranked else None
         return no_evidence_answer(question, result, empty)

@@ -24,11 +24,13 @@ Conflict, as former, and never cited: it lies outside a perimeter of current law
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from lexcite.answer.evidence import own_text
 from lexcite.catalog import Catalog
 from lexcite.celex import TYPE_LETTERS
 from lexcite.contract import CitationRef, CitedSentence, Conflict, Evidence, Fact
@@ -313,7 +315,9 @@ def find_conflicts(
     q_refs = frozenset(v.value for v in read_values(question) if v.kind == "ref" and v.unit != "rel")
     picks: list[tuple[Evidence, Fact]] = []
     for e in evidence:
-        f = _best_fact(by_ref.get(e.ref, ()), q_terms, c.date, kinds, e.text, q_refs)
+        own = own_text(e, evidence)  # a paragraph's points, in the evidence too, speak for their own values
+        end = len(own) if own != e.text else math.inf
+        f = _best_fact([f for f in by_ref.get(e.ref, ()) if f.start < end], q_terms, c.date, kinds, e.text, q_refs)
         if f is not None:
             picks.append((e, f))
     conflicts: list[Conflict] = []

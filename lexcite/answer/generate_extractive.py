@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from lexcite.answer.draft import MARKER, Draft, split_sentences
-from lexcite.answer.evidence import instruction_like
+from lexcite.answer.evidence import instruction_like, own_text
 from lexcite.contract import Evidence
 from lexcite.question import Cues, content_terms, cues, in_english, value_secondary
 from lexcite.references import find_references
@@ -217,7 +217,7 @@ class ExtractiveGenerator:
     def _candidates(self, evidence: Sequence[Evidence]) -> list[_Candidate]:
         out = []
         for rank, e in enumerate(evidence, start=1):
-            for i, s in enumerate(candidate_sentences(e.text)):
+            for i, s in enumerate(candidate_sentences(own_text(e, evidence))):
                 out.append(_Candidate(e.sid, rank, s, frozenset(content_terms(s)), e.ref.unit.startswith("rct_"),
                                       e.ref.unit, i))
         return out

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from lexcite.answer import ask
-from lexcite.answer.evidence import build_evidence, instruction_like, supporting_text
-from lexcite.contract import REFUSAL, Candidate, CitationRef, Perimeter, SearchResult
+from lexcite.answer.evidence import build_evidence, instruction_like, own_text, supporting_text
+from lexcite.contract import REFUSAL, Candidate, CitationRef, Perimeter, SearchResult, Unit, UnitRecord
 
 pytestmark = pytest.mark.unit
 
@@ -53,6 +53,26 @@ class TestBuildEvidence:
 
     def test_a_unit_admitted_twice_is_one_piece_of_evidence(self):
         assert len(build_evidence(result([cand("art_5"), cand("art_5", 0.9)]))) == 1
+
+    def test_a_point_comes_with_its_paragraph_whose_opening_words_it_completes(self):
+        chapeau = "1. The Commission may impose fines not exceeding EUR 15 000 000 where the provider:"
+        fine = f"{chapeau} (a) infringed X; (b) lied."
+        par = UnitRecord(Unit("32024R1689", "2024-07-12", "art_101.par_1", "paragraph", "Article 101(1)", fine,
+                              "art_101", 3, "en"), "current", "2024-08-01", None)
+        asked = []
+
+        def parent(ref):
+            asked.append(ref.unit)
+            return par if ref.unit.startswith("art_101.par_1.") else None
+
+        ev = build_evidence(result([cand("art_101.par_1.pnt_b", text="(b) lied."), cand("art_5"),
+                                    cand("art_101.par_1.pnt_a", 0.9, text="(a) infringed X;")]), parent)
+        assert [e.ref.unit for e in ev] == ["art_101.par_1", "art_101.par_1.pnt_b", "art_5", "art_101.par_1.pnt_a"]
+        assert asked == ["art_101.par_1.pnt_b"]  # asked once: the paragraph is there for its other points
+        # the paragraph's own words are its chapeau: the points speak for themselves
+        assert own_text(ev[0], ev) == chapeau
+        assert own_text(ev[2], ev) == ev[2].text
+        assert build_evidence(result([cand("art_101.par_1.pnt_b")]))[0].ref.unit == "art_101.par_1.pnt_b"
 
 
 class TestNoEvidence:
