@@ -24,7 +24,6 @@ Conflict, as former, and never cited: it lies outside a perimeter of current law
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -315,9 +314,11 @@ def find_conflicts(
     q_refs = frozenset(v.value for v in read_values(question) if v.kind == "ref" and v.unit != "rel")
     picks: list[tuple[Evidence, Fact]] = []
     for e in evidence:
-        own = own_text(e, evidence)  # a paragraph's points, in the evidence too, speak for their own values
-        end = len(own) if own != e.text else math.inf
-        f = _best_fact([f for f in by_ref.get(e.ref, ()) if f.start < end], q_terms, c.date, kinds, e.text, q_refs)
+        if own_text(e, evidence) != e.text:
+            # a paragraph whose points are here: its points speak for their own values, and its opening words
+            # are what they qualify ("It shall apply from 2 August 2026. However: (a) ..."), not a rival text
+            continue
+        f = _best_fact(by_ref.get(e.ref, ()), q_terms, c.date, kinds, e.text, q_refs)
         if f is not None:
             picks.append((e, f))
     conflicts: list[Conflict] = []
@@ -343,7 +344,9 @@ def find_conflicts(
                 f"{label[winner.ref]} prevails.", (winner.ref,)))
         else:
             sentences.append(CitedSentence(
-                "These admitted documents diverge on this point, and no fixed rule decides between them.",
+                # worded without a negation: the verifier refuses a negation the cited texts lack
+                "These admitted documents diverge on this point, and lexcite's fixed rules leave the choice between "
+                "them open.",
                 tuple(e.ref for e, _ in group)))
     return tuple(conflicts), tuple(sentences)
 

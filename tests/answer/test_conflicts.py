@@ -9,6 +9,7 @@ from answer_helpers import AI_ACT, GUIDANCE, OMNIBUS, FixedSearcher, ai_act, gui
 
 from lexcite.answer import ask
 from lexcite.answer.conflicts import RULES, Relations, find_conflicts, former_conflict, unit_label
+from lexcite.answer.verify import check_values
 from lexcite.contract import CitationRef, Conflict, Evidence, Fact, Perimeter
 
 pytestmark = pytest.mark.unit
@@ -67,6 +68,11 @@ class TestRules:
             set(), Relations(), "2026-11-29")
         assert conflicts[0].prevails is None and conflicts[0].rule == RULES["diverge"]
         assert "diverge" in sentences[-1].text and len(sentences[-1].refs) == 2
+        # every sentence shown passes the verifier's value and polarity check against the units it cites
+        evidence = {GUIDE: Evidence("S1", P(GUIDE), "", "Applies from 3 August 2026.", "current", False, ""),
+                    other: Evidence("S2", P(other), "", "Applies from 4 August 2026.", "current", False, "")}
+        for s in sentences:
+            assert check_values(s.text, [evidence[str(r)] for r in s.refs])[1] == [], s.text
 
     def test_two_unrelated_binding_acts_are_two_laws_not_a_conflict(self):
         gdpr = "32016R0679@2016-05-04#art_83.par_5"

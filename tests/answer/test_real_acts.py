@@ -124,8 +124,6 @@ class TestRealActs:
         assert not a.refused, a.refusal_reason
         assert "2 December 2027" in a.text and on_branch(a, AI, "art_113.pnt_c")
 
-    @pytest.mark.xfail(strict=True, reason="known regression after the issue 11/12 merges: restricted to the AI Act, "
-                       "this fines question is refused (nothing cited); invariant 1 still holds, the answer is lost")
     def test_gdpr_text_is_never_cited_for_a_question_restricted_to_the_ai_act(self, home):
         p = Perimeter(acts=(AI,))
         a = answer("What administrative fines can be imposed for infringements, as a percentage of the total "
