@@ -13,6 +13,11 @@ and the first run is reported apart):
   query embedding) and a second question (the steady state);
 - in-process: median wall time of `ask()` over the runs, the Searcher already open (what a
   long-running process or the eval pays per question).
+
+`--answers FILE` checks that a start-up change changed no result: the first run writes, for a
+dozen questions (every 27th of the shipped golden set and the one above), each stage's hits with
+their scores, the final ranking and the whole `ask --json` answer to FILE; a later run compares
+with it and exits 1 naming the first question that differs.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 QUESTION = "How much can a company be fined for using a prohibited AI practice?"
 
@@ -74,11 +80,58 @@ def _summary(runs: list[tuple[float, float]]) -> str:
             f" CPU min {min(cpus):.2f} s, median {statistics.median(cpus):.2f} s ({len(rest)} runs)")
 
 
+def _questions() -> list[str]:
+    golden = Path(__file__).resolve().parent.parent / "data" / "golden" / "golden.jsonl"
+    lines = golden.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line)["question"] for line in lines[::27]] + [QUESTION]
+
+
+def _results(searcher) -> list[dict]:
+    """Per question: every stage's hits, the final ranking and the answer, as exact JSON (scores as floats)."""
+    from lexcite.answer.ask import ask, choose_generator
+    from lexcite.cli._options import perimeter_from_options
+
+    p, gen, out = perimeter_from_options(), choose_generator("extractive"), []
+    for q in _questions():
+        r = searcher.search(q, p)
+        out.append({
+            "question": q,
+            "stage_hits": {k: [[str(h.ref), h.score] for h in v] for k, v in r.stage_hits.items()},
+            "ranked": [[str(c.ref), c.score, c.via, c.stage_scores] for c in r.ranked],
+            "admitted": [str(c.ref) for c in r.admitted], "threshold": r.threshold,
+            "answer": ask(q, p, generator=gen, searcher=searcher, trace=False).to_dict(),
+        })
+    return out
+
+
+def check_answers(path: Path) -> None:
+    """Write the results to `path`, or compare them with what it holds; exit 1 on any difference."""
+    from lexcite.index.search import Searcher
+
+    with Searcher() as searcher:
+        now = json.loads(json.dumps(_results(searcher)))
+    if not path.exists():
+        path.write_text(json.dumps(now, ensure_ascii=False, indent=1))
+        print(f"answers: {len(now)} questions written to {path}")
+        return
+    before = json.loads(path.read_text())
+    for a, b in zip(before, now, strict=True):
+        if a != b:
+            diff = [k for k in a if a[k] != b.get(k)]
+            sys.exit(f"answers: differ for {a['question']!r} in {', '.join(diff)}")
+    print(f"answers: the same as {path} for all {len(now)} questions (stage hits, scores, ranking, answer)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--question", default=QUESTION)
+    ap.add_argument("--answers", type=Path, metavar="FILE",
+                    help="write the results of a dozen questions to FILE, or compare with it (no timing)")
     a = ap.parse_args()
+    if a.answers:
+        check_answers(a.answers)
+        return
     lexcite = [sys.executable, "-m", "lexcite"]
     print(f"LEXCITE_HOME={os.environ.get('LEXCITE_HOME', './.lexcite')}  cpus={os.cpu_count()}  "
           f"load average {os.getloadavg()[0]:.1f}")
