@@ -1,0 +1,70 @@
+"""Opening Chroma without the `overrides` signature checks (dense.override_checks_skipped): the start-up shim."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import overrides
+import pytest
+
+from lexcite.index.dense import override_checks_skipped
+
+pytestmark = pytest.mark.unit
+
+
+class TestOverrideChecksSkipped:
+    def test_the_decorator_only_marks_in_both_forms(self):
+        with override_checks_skipped():
+
+            def f():
+                return 1
+
+            assert overrides.override(f) is f and f.__override__ is True
+            g = overrides.overrides(check_signature=False)(lambda: 2)
+            assert g.__override__ is True and g() == 2
+
+    def test_the_real_decorator_is_back_after_the_block_even_on_an_error(self):
+        real = overrides.override, overrides.overrides
+        with pytest.raises(RuntimeError), override_checks_skipped():
+            assert overrides.override is not real[0]
+            raise RuntimeError("inside")
+        assert (overrides.override, overrides.overrides) == real
+
+    def test_chromadb_still_enforces_its_decorator(self):
+        with override_checks_skipped():
+
+            class Base(overrides.EnforceOverrides):
+                def method(self):
+                    return 1
+
+            with pytest.raises(TypeError, match="does not have @override"):
+
+                class Unmarked(Base):
+                    def method(self):
+                        return 2
+
+
+def test_a_fresh_process_opens_chroma_through_the_shim_and_uses_it(tmp_path):
+    """chromadb imported for the first time inside the shim: the client works, no signature was checked, and the
+    process's `overrides` is the real one afterwards."""
+    code = textwrap.dedent(f"""
+        import sys
+        from pathlib import Path
+        import numpy as np
+        import overrides
+        real, checker, checked = overrides.override, sys.modules["overrides.overrides"], []
+        validate = checker._validate_method
+        checker._validate_method = lambda *a: checked.append(a) or validate(*a)  # counts the real checks
+        from lexcite.index.dense import DenseStore, open_client
+        assert "chromadb" not in sys.modules
+        store = DenseStore(open_client(Path({str(tmp_path)!r}), None), "shim")
+        store.upsert(["a~0", "b~0"], np.eye(2, 4, dtype=np.float32), [{{"key": "a"}}, {{"key": "b"}}])
+        assert store.count() == 2
+        assert store.query(np.array([1, 0, 0, 0], dtype=np.float32), {{"key": {{"$in": ["a", "b"]}}}}, 1)[0][0] == "a"
+        assert overrides.override is real and not checked
+        print("ok")
+    """)
+    env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-2000:]
