@@ -47,8 +47,12 @@ def test_ask_from_a_fresh_process_loads_no_torch_no_scipy_and_no_pydantic_plugin
     assert r.code == 0, r.err
     env = {**os.environ, "ANONYMIZED_TELEMETRY": "False", "HF_HUB_OFFLINE": "1"}
     env.pop("PYDANTIC_DISABLE_PLUGINS", None)
-    run = subprocess.run([sys.executable, "-c", _ASK, "How long must deployers keep the logs?", ",".join(HEAVY)],
-                         capture_output=True, text=True, env=env)
+    run = subprocess.run(
+        [sys.executable, "-c", _ASK, "How long must deployers keep the logs?", ",".join(HEAVY)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     seen = json.loads(run.stdout.strip().splitlines()[-1])
     assert seen["code"] in (0, 3), run.stderr[-2000:]
