@@ -9,8 +9,7 @@ Chroma `where` clause evaluated inside the query (invariant 1).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -19,6 +18,7 @@ import numpy as np
 
 from lexcite.contract import OPEN_END
 from lexcite.errors import ConfigError
+from lexcite.index._chroma_import import chromadb_lightly
 from lexcite.index.chunks import Passage, unit_key
 from lexcite.index.perimeter import date_int, tag_key
 
@@ -38,46 +38,13 @@ def same_backend(recorded: str, backend: str) -> bool:
     return recorded == backend or (backend == "embedded" and recorded.startswith("embedded:"))
 
 
-def _mark_override(method: Any = None, **_: Any) -> Any:
-    """`overrides.override` without its check: the mark `EnforceOverrides` looks for, nothing else."""
-    if method is None:  # used as @override(check_signature=...)
-        return _mark_override
-    method.__override__ = True
-    return method
-
-
-@contextmanager
-def override_checks_skipped() -> Iterator[None]:
-    """chromadb imported (and its client made, which imports the API class) without the `overrides` checks.
-
-    chromadb decorates some 40 methods with `overrides.override`, which, as each class is created,
-    disassembles the calling frame to find the base classes and compares the two signatures type by
-    type: 0.3 s of every `lexcite ask` (bench/RESULTS.md, "Start-up"), a check for chromadb's own
-    developers that cannot fail on a released package. While this is open the decorator only sets
-    the `__override__` mark that chromadb's `EnforceOverrides` metaclass requires; the real one is
-    put back on exit, so no other import in the process sees the change, and modules chromadb
-    imports later are checked as usual.
-    """
-    try:
-        import overrides
-    except ImportError:  # a chromadb that no longer depends on it
-        yield
-        return
-    saved = overrides.override, overrides.overrides
-    overrides.override = overrides.overrides = _mark_override
-    try:
-        yield
-    finally:
-        overrides.override, overrides.overrides = saved
-
-
 def open_client(home: Path, url: str | None) -> Any:
     """A Chroma client: HttpClient for `url` (http://host:port), else a PersistentClient under `home`/chroma.
 
     Raises:
         ConfigError: a URL that is not http(s)://host:port.
     """
-    with override_checks_skipped():
+    with chromadb_lightly():  # 0.4-0.5 s less of every `lexcite ask` (_chroma_import.py)
         return _client(home, url)
 
 

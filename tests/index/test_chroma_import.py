@@ -1,4 +1,4 @@
-"""Opening Chroma without the `overrides` signature checks (dense.override_checks_skipped): the start-up shim."""
+"""chromadb opened without the `overrides` signature checks and the OTLP exporter import (index/_chroma_import.py)."""
 
 import os
 import subprocess
@@ -8,7 +8,7 @@ import textwrap
 import overrides
 import pytest
 
-from lexcite.index.dense import override_checks_skipped
+from lexcite.index._chroma_import import OTLP_EXPORTER, otlp_exporter_deferred, override_checks_skipped
 
 pytestmark = pytest.mark.unit
 
@@ -45,9 +45,26 @@ class TestOverrideChecksSkipped:
                         return 2
 
 
+class TestOtlpExporterDeferred:
+    def test_inside_the_block_the_module_is_a_stand_in_that_makes_the_real_exporter(self, monkeypatch):
+        monkeypatch.delitem(sys.modules, OTLP_EXPORTER, raising=False)
+        with otlp_exporter_deferred():
+            from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+        assert OTLP_EXPORTER not in sys.modules  # the stand-in is gone: a later import is the real one
+        made = OTLPSpanExporter(endpoint="http://127.0.0.1:4317", insecure=True)
+        assert type(made).__name__ == "OTLPSpanExporter" and type(made).__module__ == OTLP_EXPORTER
+        made.shutdown()
+
+    def test_a_loaded_exporter_module_is_left_alone(self):
+        import opentelemetry.exporter.otlp.proto.grpc.trace_exporter as real
+
+        with otlp_exporter_deferred():
+            assert sys.modules[OTLP_EXPORTER] is real
+
+
 def test_a_fresh_process_opens_chroma_through_the_shim_and_uses_it(tmp_path):
-    """chromadb imported for the first time inside the shim: the client works, no signature was checked, and the
-    process's `overrides` is the real one afterwards."""
+    """chromadb imported for the first time inside the shims: the client works, no signature was checked, no grpc
+    was imported, and the process's `overrides` is the real one afterwards."""
     code = textwrap.dedent(f"""
         import sys
         from pathlib import Path
@@ -63,6 +80,7 @@ def test_a_fresh_process_opens_chroma_through_the_shim_and_uses_it(tmp_path):
         assert store.count() == 2
         assert store.query(np.array([1, 0, 0, 0], dtype=np.float32), {{"key": {{"$in": ["a", "b"]}}}}, 1)[0][0] == "a"
         assert overrides.override is real and not checked
+        assert "grpc" not in sys.modules and "chromadb.telemetry.opentelemetry" in sys.modules
         print("ok")
     """)
     env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
