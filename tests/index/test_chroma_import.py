@@ -1,5 +1,6 @@
 """chromadb opened without the `overrides` signature checks and the OTLP exporter import (index/_chroma_import.py)."""
 
+import importlib
 import os
 import subprocess
 import sys
@@ -46,25 +47,25 @@ class TestOverrideChecksSkipped:
 
 
 class TestOtlpExporterDeferred:
-    def test_inside_the_block_the_module_is_a_stand_in_that_makes_the_real_exporter(self, monkeypatch):
+    def test_inside_the_block_the_module_is_a_stand_in_gone_after_it(self, monkeypatch):
         monkeypatch.delitem(sys.modules, OTLP_EXPORTER, raising=False)
         with otlp_exporter_deferred():
             from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
-        assert OTLP_EXPORTER not in sys.modules  # the stand-in is gone: a later import is the real one
-        made = OTLPSpanExporter(endpoint="http://127.0.0.1:4317", insecure=True)
-        assert type(made).__name__ == "OTLPSpanExporter" and type(made).__module__ == OTLP_EXPORTER
-        made.shutdown()
+
+            assert sys.modules[OTLP_EXPORTER].__doc__.startswith("lexcite: a stand-in")
+        assert OTLP_EXPORTER not in sys.modules  # a later import is the real one
+        assert callable(OTLPSpanExporter)  # it makes the real exporter: the fresh-process test below
 
     def test_a_loaded_exporter_module_is_left_alone(self):
-        import opentelemetry.exporter.otlp.proto.grpc.trace_exporter as real
-
+        real = importlib.import_module(OTLP_EXPORTER)
         with otlp_exporter_deferred():
             assert sys.modules[OTLP_EXPORTER] is real
 
 
 def test_a_fresh_process_opens_chroma_through_the_shim_and_uses_it(tmp_path):
     """chromadb imported for the first time inside the shims: the client works, no signature was checked, no grpc
-    was imported, and the process's `overrides` is the real one afterwards."""
+    was imported, the process's `overrides` is the real one afterwards, and chromadb can still make the real
+    OTLP exporter."""
     code = textwrap.dedent(f"""
         import sys
         from pathlib import Path
@@ -81,6 +82,10 @@ def test_a_fresh_process_opens_chroma_through_the_shim_and_uses_it(tmp_path):
         assert store.query(np.array([1, 0, 0, 0], dtype=np.float32), {{"key": {{"$in": ["a", "b"]}}}}, 1)[0][0] == "a"
         assert overrides.override is real and not checked
         assert "grpc" not in sys.modules and "chromadb.telemetry.opentelemetry" in sys.modules
+        from chromadb.telemetry.opentelemetry import OTLPSpanExporter  # what chromadb calls for an endpoint
+        exporter = OTLPSpanExporter(endpoint="http://127.0.0.1:4317", insecure=True)
+        assert type(exporter).__module__ == "opentelemetry.exporter.otlp.proto.grpc.trace_exporter"
+        exporter.shutdown()
         print("ok")
     """)
     env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
