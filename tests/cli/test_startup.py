@@ -1,8 +1,8 @@
 """What `lexcite ask` loads when it starts (issue 15: an answer from the shell in 1.5 s, bench/startup.py).
 
-A fresh process answers on a small e5 index; it must not load torch, transformers, sentence-transformers
-or scipy (the e5 embedder is a C engine; bm25s is imported without scipy), nor scan the installed
-packages for pydantic plugins. Real SQLite, real Chroma, the real e5 model.
+A fresh process answers on a small e5 index; it must not load torch, transformers, sentence-transformers,
+scipy or grpc (the e5 embedder is a C engine; bm25s is imported without scipy; chromadb without its OTLP
+exporter), nor scan the installed packages for pydantic plugins. Real SQLite, real Chroma, the real e5 model.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ _spec = importlib.util.spec_from_file_location("cli_startup_toys", _INDEX / "con
 toy = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(toy)
 
-HEAVY = ("torch", "transformers", "sentence_transformers", "scipy")
+HEAVY = ("torch", "transformers", "sentence_transformers", "scipy", "grpc")
 
 _ASK = """
 import json, sys
@@ -40,7 +40,7 @@ print(json.dumps({"code": code, "heavy": heavy, "plugins_scanned": plugins._plug
 """
 
 
-def test_ask_from_a_fresh_process_loads_no_torch_no_scipy_and_no_pydantic_plugins(cli, lexcite_home):
+def test_ask_from_a_fresh_process_loads_no_torch_scipy_or_grpc_and_no_pydantic_plugins(cli, lexcite_home):
     with Catalog() as c:
         toy.store(c, toy.ai_act())
     r = cli("index")  # the default embedder (e5) and reranker (embedder:e5)
