@@ -143,6 +143,10 @@ def main(args: list[str] | None = None) -> None:
     # Read by huggingface_hub (and transformers through it) when first imported, so set before that.
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    # pydantic (under typer and chromadb) looks for plugins in every installed package's entry points
+    # the first time it builds a validator: 15-30 ms of every start (bench/RESULTS.md, "Start-up"), for
+    # plugins lexcite never uses. Set to "" to let them load.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     _state["settings"] = None
     try:
         rv = command().main(args=args, prog_name="lexcite", standalone_mode=False)

@@ -4,6 +4,7 @@
     embed.py      the embedders (minilm, use, e5, st:<model>), loaded offline
     bm25.py       the legal tokeniser and BM25 with the perimeter as a mask
     dense.py      Chroma, embedded or server, with the perimeter as `where`
+    _chroma_import.py  chromadb imported without its overrides checks and OTLP exporter (start-up)
     perimeter.py  Perimeter.admits -> BM25 mask, Chroma `where` (invariant 1)
     fuse.py       reciprocal-rank fusion
     rerank.py     cross-encoder / second-embedder / no reranking

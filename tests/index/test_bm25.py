@@ -1,5 +1,10 @@
 """The legal tokeniser, and BM25 taking the perimeter as a mask before top-k."""
 
+import json
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -81,3 +86,27 @@ def test_a_saved_index_scores_as_the_one_built_and_is_refused_for_other_texts(tm
         assert loaded.top(q, None, 2) == built.top(q, None, 2)
     assert BM25Index.load(tmp_path / "bm25", fingerprint(texts[:2])) is None  # built from other passages
     assert BM25Index.load(tmp_path / "nowhere", fingerprint(texts)) is None
+
+
+def test_a_fresh_process_loads_and_scores_a_saved_index_without_scipy_and_can_import_it_after(tmp_path):
+    """bm25s is imported with scipy.sparse hidden (bm25._bm25s); the scores are those of the index as built."""
+    from lexcite.index.bm25 import fingerprint
+
+    texts = ["Providers of high-risk AI systems shall keep logs.", "Deployers shall inform workers.",
+             "Fines up to EUR 35 000 000 apply under Article 99(3).", "Logs of logs, kept by providers."]
+    queries = ("logs of high risk systems", "35000000 fines", "Article 99", "providers logs logs", "zebra")
+    built = BM25Index(texts)
+    built.save(tmp_path / "bm25", fingerprint(texts))
+    code = textwrap.dedent(f"""
+        import json, sys
+        from pathlib import Path
+        from lexcite.index.bm25 import BM25Index
+        index = BM25Index.load(Path({str(tmp_path / "bm25")!r}), {fingerprint(texts)!r})
+        scores = [index.scores(q).tolist() for q in {queries!r}]
+        assert "scipy.sparse" not in sys.modules and not sys.modules["bm25s"].SCIPY_AVAILABLE
+        import scipy.sparse  # hidden for bm25s's import only
+        print(json.dumps(scores))
+    """)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert json.loads(r.stdout) == [built.scores(q).tolist() for q in queries]
