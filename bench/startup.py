@@ -51,7 +51,7 @@ from lexcite.index.search import Searcher
 marks["import answer + index stack"] = time.perf_counter()
 from lexcite import config
 from lexcite.index.dense import open_client
-open_client(config.home(), config.chroma_url())
+open_client(config.settings().home, config.settings().chroma_url)
 marks["import chromadb + open its client"] = time.perf_counter()
 searcher = Searcher()
 marks["open Searcher (catalog records, passages, BM25 load, collection, e5)"] = time.perf_counter()
