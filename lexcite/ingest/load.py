@@ -20,6 +20,7 @@ from lexcite.ingest.completeness import (
     check_not_shrinking,
     check_sequences,
 )
+from lexcite.ingest.coverage import check_coverage, check_list_labels
 from lexcite.ingest.detect import detect_html_format, detect_xml_format
 from lexcite.ingest.fetch import package_sha256
 from lexcite.ingest.parse_consolidated import parse_consolidated
@@ -94,6 +95,8 @@ def read_document(path: Path, overrides: Overrides = Overrides()) -> tuple[Parse
         parsed = HTML_PARSERS[fmt](root, path, **meta)
         check_document_end(data, path)
         check_final_provisions(root, fmt, path, published=overrides.binding is not False)
+        check_coverage(root, parsed, fmt, path)
+        check_list_labels(root, parsed, fmt, path)
         return _whole(parsed, path), sha
     if not data.lstrip()[:1] == b"<":
         raise FormatNotRecognised(path, ["(X)HTML", "Formex XML", "Formex zip"], found="no markup at all")
