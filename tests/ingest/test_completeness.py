@@ -170,6 +170,27 @@ class TestAgainstTheStored:
             assert catalog.state() == before
             assert catalog.resolve("32024R2977#anx_1.pnt_5").status == "current"
 
+    def test_the_loss_is_judged_inside_the_write_transaction(self, small, tmp_path):
+        """The stored ids the check judges are the ones the write replaces: no second writer comes between."""
+        from lexcite.catalog import Source
+
+        damaged = tmp_path / SMALL
+        damaged.write_bytes(_without_annex(small.read_bytes()))
+        parsed, sha = read_document(damaged)
+        with Catalog() as catalog:
+            ingest_document(catalog, small)
+            seen = []
+
+            def refuse(stored_ids):
+                seen.append((catalog.conn.in_transaction, len(stored_ids)))
+                raise CatalogError("refused")
+
+            before = catalog.state()
+            with pytest.raises(CatalogError, match="refused"):
+                catalog.store(parsed, Source(location=str(damaged), sha256=sha), check_loss=refuse)
+            assert seen == [(True, 64)]
+            assert catalog.state() == before and not catalog.conn.in_transaction
+
     def test_replace_stores_it_and_states_the_loss(self, small, tmp_path):
         damaged = tmp_path / SMALL
         damaged.write_bytes(_without_annex(small.read_bytes()))
