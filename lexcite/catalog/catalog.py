@@ -98,6 +98,7 @@ class Catalog:
 
     def __init__(self, path: Path | None = None):
         self.path = path or config.home() / "catalog.sqlite"
+        self._pages_checked = False
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -129,7 +130,24 @@ class Catalog:
     # -- schema ---------------------------------------------------------------
 
     def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        """A write transaction; the first one of this connection checks every page first (below)."""
+        if not self._pages_checked:
+            self._check_pages()
         return transaction(self.conn)
+
+    def _check_pages(self) -> None:
+        """`PRAGMA quick_check` before the first write: a catalog with a damaged page is refused, never
+        written on. Only on the write path: it reads the whole file (6-10 ms for a 10 MB catalog of 12 acts,
+        warm), which every `ask` and `show` would pay on open, while a read that meets a bad page already
+        ends in the one "damaged" line (cli/_app.py)."""
+        try:
+            result = self.conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+        except sqlite3.DatabaseError as e:
+            raise damaged(self.path, e) from None
+        if result != "ok":  # "*** in database main ***\nPage 23: btreeInitPage() returns error code 11"
+            said = "; ".join(x.strip() for x in result.splitlines() if x.strip() and not x.startswith("***"))
+            raise damaged(self.path, sqlite3.DatabaseError(f"quick_check: {said}"))
+        self._pages_checked = True
 
     def state(self) -> str:
         """A fingerprint of the catalog's content: changes whenever any version changes."""
