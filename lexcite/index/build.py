@@ -167,11 +167,17 @@ def build(
 def _build(catalog: Catalog, home: Path, url: str | None, rebuild: bool, embedder: str | None,
            reranker: str | None, granularity: str | None, progress: Callable[[str, int, int], None] | None,
            t0: float) -> BuildReport:
-    previous = load_manifest(home)
+    try:
+        previous = load_manifest(home)
+    except IndexMismatch:
+        if not rebuild:
+            raise
+        previous = None  # a manifest that cannot be read: the rebuild its message names replaces it
     old = None if rebuild else previous
-    emb_name = embedder or (old or {}).get("embedder") or DEFAULT_EMBEDDER
-    rr_spec = reranker or (old or {}).get("reranker") or DEFAULT_RERANKER
-    gran = granularity or (old or {}).get("granularity") or DEFAULT_GRANULARITY
+    # A rebuild embeds everything again with what the index uses (the help's "default: the index's").
+    emb_name = embedder or (previous or {}).get("embedder") or DEFAULT_EMBEDDER
+    rr_spec = reranker or (previous or {}).get("reranker") or DEFAULT_RERANKER
+    gran = granularity or (previous or {}).get("granularity") or DEFAULT_GRANULARITY
     kind, rr_arg = parse_spec(rr_spec)
     emb = get_embedder(emb_name)
     reuse = kind == "embedder" and rr_arg == emb_name  # the dense vectors serve the reranker as they are

@@ -188,3 +188,20 @@ def test_a_second_build_at_once_is_told_the_index_is_busy(indexed):
     with build_lock(indexed), Catalog() as catalog, pytest.raises(IndexMismatch, match="being written by another"):
         build(catalog, rebuild=True, **MODELS)
     assert load_manifest(indexed) == manifest
+
+
+def test_the_rebuild_an_unreadable_manifest_names_repairs_it(indexed):
+    before = _ranking(indexed)
+    _garble_the_manifest(indexed)
+    with pytest.raises(IndexMismatch, match="lexcite index --rebuild"), Catalog() as catalog:
+        build(catalog, **MODELS)
+    with Catalog() as catalog:
+        build(catalog, rebuild=True, **MODELS)
+    assert _ranking(indexed) == before
+
+
+def test_a_rebuild_keeps_the_models_the_index_uses(indexed):
+    with Catalog() as catalog:
+        report = build(catalog, rebuild=True)
+    assert (report.embedder, report.reranker) == ("minilm", "embedder:minilm")
+    assert load_manifest(indexed)["embedder"] == "minilm"
