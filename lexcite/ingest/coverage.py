@@ -25,7 +25,7 @@ from lxml import etree
 from lexcite.contract import ParsedAct
 from lexcite.errors import ParseError
 from lexcite.ingest._labels import is_quoted, label_key
-from lexcite.ingest._markup import classes, text_of
+from lexcite.ingest._markup import classes, norm_space, text_of
 from lexcite.ingest._oj import PAR_ID, dotted_label, label_segment, table_rows
 
 __all__ = ["check_coverage", "check_list_labels"]
@@ -38,7 +38,9 @@ _TEXT_CLASSES = {"oj": {"oj-normal"}, "consolidated": {"norm", "list"}}
 _NO_UNIT_IDS = ("pbl_", "fnp_")
 _NO_UNIT_CLASSES = {"oj-final", "final", "oj-signatory", "signatory"}
 _NO_UNIT_LINES = ("ELI:", "ISSN ")
-_TABLE_PARTS = ("tr", "td", "th", "tbody", "thead", "tfoot", "col", "colgroup")
+# A table whose opening tag is lost leaves its rows (and its col and tbody tags) outside any table; a deletion
+# of a few bytes cannot take those too. (Asking every td costs ten times as much: XPath walks each one's ancestors.)
+_TABLE_PARTS = ("tr", "tbody", "col")
 _PAR_NUMBER = re.compile(r"^(\d+)[a-z]?\.\s")  # "4.   The controller …": an OJ paragraph's own number
 
 
@@ -123,47 +125,54 @@ def check_list_labels(root: etree._Element, parsed: ParsedAct, fmt: str, path: s
     anchors = _anchors(parsed)
     if fmt not in _TEXT_CLASSES or not anchors:
         return
-    for cell in root.iter(*_TABLE_PARTS):
-        if not any(a.tag == "table" for a in cell.iterancestors()):
-            where = next((anchors[a.get("id")] for a in cell.iterancestors() if a.get("id") in anchors), "the act")
-            raise ParseError(path, where, f"table markup (<{cell.tag}>) outside any table ({text_of(cell)[:40]!r}): "
-                             "a list's table lost its opening tag; the markup is damaged")
-    for el in root.iter("div", "p"):
-        uid = anchors.get(el.get("id") or "")
+    stray = root.xpath(" | ".join(f"//{t}[not(ancestor::table)]" for t in _TABLE_PARTS))
+    if stray:
+        cell = stray[0]
+        where = next((anchors[a.get("id")] for a in cell.iterancestors() if a.get("id") in anchors), "the act")
+        raise ParseError(path, where, f"table markup (<{cell.tag}>) outside any table ({text_of(cell)[:40]!r}): "
+                         "a list's table lost its opening tag; the markup is damaged")
+    for el in root.xpath("//div[@id] | //p[@id]"):
+        uid = anchors.get(el.get("id"))
         if uid is None:
             continue
         if fmt == "consolidated":
             _consolidated_labels(el, uid, path)
             continue
         _stray_paragraphs(el, path)
-        prev = "its first item"
-        for table in el.iter("table"):
-            if _is_data_table(table) or any(_is_data_table(a) for a in table.iterancestors("table")):
+        _oj_list_labels(el, uid, path)
+
+
+def _oj_list_labels(el: etree._Element, uid: str, path: str | Path) -> None:
+    prev = "its first item"
+    for table in el.iter("table"):
+        if _is_data_table(table) or any(_is_data_table(a) for a in table.iterancestors("table")):
+            continue
+        # A list table lays out label | text in two (or three) columns; a row of one cell there lost its label's.
+        columns = len(table.findall("col")) + len(table.findall("colgroup/col"))
+        for row in table_rows(table):
+            cells = [c for c in row if c.tag in ("td", "th")]
+            # The content cell is only asked whether it has text (it may hold a whole list); a label cell
+            # holds a label's few characters: its plain text is enough.
+            if not cells or not any(t.strip() for t in cells[-1].itertext()) or (len(cells) < 2 and columns < 2):
                 continue
-            # A list table lays out label | text in two (or three) columns; a row of one cell there lost its label's.
-            columns = len(table.findall("col")) + len(table.findall("colgroup/col"))
-            for row in table_rows(table):
-                cells = [text_of(c) for c in row if isinstance(c.tag, str) and c.tag in ("td", "th")]
-                if not cells or not cells[-1] or (len(cells) < 2 and columns < 2):
-                    continue
-                label = next((c for c in reversed(cells[:-1]) if c), "")
-                if not label or not _label_ok(label):
-                    what = "without its label" if not label else f"labelled {label[:20]!r}, not a point number"
-                    raise ParseError(path, f"{uid}, the list item after {prev}",
-                                     f"a list item {what} ({cells[-1][:40]!r}…): the markup is damaged")
-                prev = repr(label)
+            label = next((t for t in (norm_space("".join(c.itertext())) for c in reversed(cells[:-1])) if t), "")
+            if not label or not _label_ok(label):
+                what = "without its label" if not label else f"labelled {label[:20]!r}, not a point number"
+                raise ParseError(path, f"{uid}, the list item after {prev}",
+                                 f"a list item {what} ({text_of(cells[-1])[:40]!r}…): the markup is damaged")
+            prev = repr(label)
 
 
 def _stray_paragraphs(article: etree._Element, path: str | Path) -> None:
     """An OJ paragraph whose div lost its opening tag stands, number and all, beside its siblings' divs or
     inside the div of the paragraph before it: a numbered paragraph's text outside its own div."""
-    divs = [c for c in article.iter("div") if PAR_ID.match(c.get("id") or "")]
+    divs = [d for d in article.xpath(".//div[@id]") if PAR_ID.match(d.get("id"))]
     if not divs:
         return
     for holder, own in ((article, None), *((d, PAR_ID.match(d.get("id"))) for d in divs)):
-        blocks = [c for c in holder if isinstance(c.tag, str) and c.tag == "p"]
+        blocks = holder.findall("p")
         for p in blocks[1:] if own else blocks:
-            n = _PAR_NUMBER.match(text_of(p))
+            n = _PAR_NUMBER.match(norm_space(p.text or ""))  # the number opens the paragraph's own text
             if n and (own is None or int(n[1]) == int(own["par"]) + 1):
                 where = f"div#{holder.get('id')}"
                 raise ParseError(path, where, f"paragraph {n[1]} ({text_of(p)[:40]!r}…) stands outside its own "
