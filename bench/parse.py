@@ -4,7 +4,8 @@
 
 Each case is a (name, callable) pair; the callable parses one document from bytes
 already in memory (HTML/XML parsing included) and returns a ParsedAct. Add the
-other formats by appending to CASES.
+other formats by appending to CASES. For HTML, "checks ms" is what `lexcite ingest`
+adds after parsing to see damage that leaves the numbering whole (lexcite/ingest/coverage.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from lexcite.contract import ParsedAct
 from lexcite.ingest._markup import read_html
+from lexcite.ingest.coverage import check_coverage, check_list_labels
 from lexcite.ingest.parse_consolidated import parse_consolidated
 from lexcite.ingest.parse_formex import formex_files_from_dir, formex_files_from_zip, parse_formex
 from lexcite.ingest.parse_oj import parse_oj
@@ -24,10 +26,20 @@ from lexcite.ingest.parse_oj import parse_oj
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "raw"
 
 
+CHECKS: dict[Callable[[], ParsedAct], Callable[[ParsedAct], object]] = {}  # by case: the checks after parsing
+
+
 def html_case(parser: Callable[..., ParsedAct], name: str) -> Callable[[], ParsedAct]:
     path = CORPUS / name
     data = path.read_bytes()
-    return lambda: parser(read_html(data, path), path)
+    fmt = "consolidated" if parser is parse_consolidated else "oj"
+    root = read_html(data, path)
+
+    def parse() -> ParsedAct:
+        return parser(read_html(data, path), path)
+
+    CHECKS[parse] = lambda parsed: (check_coverage(root, parsed, fmt, path), check_list_labels(root, parsed, fmt, path))
+    return parse
 
 
 def formex_dir_case(name: str) -> Callable[[], ParsedAct]:
@@ -65,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     if not CASES:
         print(f"no corpus at {CORPUS}", file=sys.stderr)
         return 1
-    print(f"{'case':30} {'units':>6} {'best ms':>9} {'units/s':>10}   kinds")
+    print(f"{'case':30} {'units':>6} {'best ms':>9} {'units/s':>10} {'checks ms':>10}   kinds")
     for name, fn in CASES:
         best = float("inf")
         parsed = None
@@ -76,7 +88,15 @@ def main(argv: list[str] | None = None) -> int:
         assert parsed is not None
         n = len(parsed.units)
         kinds = " ".join(f"{k}={v}" for k, v in sorted(parsed.counts().items()))
-        print(f"{name:30} {n:6d} {best * 1000:9.1f} {n / best:10.0f}   {kinds}")
+        checks = ""
+        if fn in CHECKS:
+            took = []
+            for _ in range(max(1, args.repeat)):
+                start = time.perf_counter()
+                CHECKS[fn](parsed)
+                took.append(time.perf_counter() - start)
+            checks = f"{min(took) * 1000:.1f}"
+        print(f"{name:30} {n:6d} {best * 1000:9.1f} {n / best:10.0f} {checks:>10}   {kinds}")
     return 0
 
 

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 def index(
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Drop the index and embed everything again.")] = False,
     embedder: Annotated[str | None, typer.Option("--embedder", help="minilm, use, e5 or st:<model>; default: "
-                                                                      "the index's, else minilm.")] = None,
+                                                                      "the index's, else e5.")] = None,
     reranker: Annotated[str | None, typer.Option("--reranker", help="none, embedder:<name> or "
                                                                      "cross-encoder:<name or path>.")] = None,
     golden: Annotated[Path | None, typer.Option("--golden", help="Golden set to calibrate on (dev split).")] = None,

@@ -11,6 +11,7 @@
     stages.py     Stages, Params, the ablation rows
     manifest.py   the stored build state (manifest.json) and its check against the catalog
     build.py      `lexcite index`: incremental embedding, the saved BM25 index, the manifest
+    interrupted.py one build at a time; an interrupted build marked, cleaned up and completed
     pool.py       the joiner: retriever lists fused into the candidate pool
     siblings.py   the other passages of a top hit's article join the pool
     priorities.py binding and value bonuses

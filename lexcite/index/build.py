@@ -5,14 +5,15 @@ passages whose text changed are re-embedded, those whose catalog facts changed
 (status, validity, tags) get new metadata, and removed ones are deleted.
 
 The BM25 index is saved beside it (LEXCITE_HOME/index/bm25), and the
-manifest (manifest.py) is written last. Calibration is a separate step
+manifest (manifest.py) is written last; `--rebuild` builds new collections beside
+the ones searched and switches with the manifest, and an in-place update marks the
+manifest first, so an interruption is seen and repaired (interrupted.py). Calibration is a separate step
 (calibrate.py) that the caller runs after a build, with its questions.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -29,6 +30,7 @@ from lexcite.index.bm25 import BM25_PARAMS, TOKENIZER, BM25Index, fingerprint
 from lexcite.index.chunks import DEFAULT_GRANULARITY, Passage, chunk_id, chunk_texts, passages
 from lexcite.index.dense import DenseStore, backend_name, metadata, open_client, same_backend
 from lexcite.index.embed import DEFAULT_EMBEDDER, Embedder, get_embedder
+from lexcite.index.interrupted import build_lock, drop_leftovers, mark_building, meta_hash, observed
 from lexcite.index.manifest import FIX, MANIFEST_FORMAT, load_manifest, save_manifest
 from lexcite.index.rerank import load_reranker, parse_spec
 
@@ -69,20 +71,19 @@ def collection_name(kind: str, model: str, granularity: str) -> str:
     return f"lexcite-{kind}-{slug}-{digest}-{granularity}"
 
 
-def _meta_hash(meta: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(meta, sort_keys=True).encode()).hexdigest()[:20]
-
-
 def _sync(store: DenseStore, embedder: Embedder, items: Sequence[Passage], old: dict[str, list[Any]],
-          progress: Callable[[int, int], None] | None) -> tuple[dict[str, list[Any]], dict[str, int]]:
-    """Bring `store` in line with `items`; returns the new {key: [text_hash, meta_hash, chunks]} and counts."""
+          progress: Callable[[int, int], None] | None, before_write: Callable[[], None] = lambda: None,
+          ) -> tuple[dict[str, list[Any]], dict[str, int]]:
+    """Bring `store` in line with `items`; returns the new {key: [text_hash, meta_hash, chunks]} and counts.
+
+    `before_write` runs once, before the first change to the store, and only if there is one."""
     new: dict[str, list[Any]] = {}
     to_embed: list[tuple[Passage, dict[str, Any], str]] = []
     meta_only: list[tuple[Passage, dict[str, Any], int]] = []
     stats = {"embedded": 0, "metadata_updated": 0, "removed": 0, "unchanged": 0}
     for p in items:
         meta = metadata(p)
-        th, mh = p.text_hash(), _meta_hash(meta)
+        th, mh = p.text_hash(), meta_hash(meta)
         prev = old.get(p.key)
         if prev is None or prev[0] != th:
             to_embed.append((p, meta, mh))
@@ -99,6 +100,8 @@ def _sync(store: DenseStore, embedder: Embedder, items: Sequence[Passage], old: 
     for p, _, _ in to_embed:
         if p.key in old:
             stale.extend(chunk_id(p.key, i) for i in range(old[p.key][2]))
+    if stale or meta_only or to_embed:
+        before_write()
     if stale:
         store.delete(stale)
     for p, meta, n in meta_only:
@@ -143,8 +146,12 @@ def build(
     `embedder`, `reranker` and `granularity` default to what the existing index uses, else the
     module defaults. The new manifest has no thresholds until `calibrate` runs.
 
+    One build at a time per home; a build interrupted halfway is completed by the next one, and the
+    collections an interrupted build left behind are dropped (lexcite/index/interrupted.py).
+
     Raises:
         ConfigError: an unknown embedder or reranker, or a model that is not installed.
+        IndexMismatch: another build is writing this home's index.
     """
     t0 = time.perf_counter()
     settings = config.settings(settings)
@@ -153,86 +160,127 @@ def build(
     own = catalog is None
     catalog = catalog or Catalog(home / "catalog.sqlite")
     try:
-        previous = load_manifest(home)
-        old = None if rebuild else previous
-        emb_name = embedder or (old or {}).get("embedder") or DEFAULT_EMBEDDER
-        rr_spec = reranker or (old or {}).get("reranker") or DEFAULT_RERANKER
-        gran = granularity or (old or {}).get("granularity") or DEFAULT_GRANULARITY
-        kind, rr_arg = parse_spec(rr_spec)
-        emb = get_embedder(emb_name)
-        reuse = kind == "embedder" and rr_arg == emb_name  # the dense vectors serve the reranker as they are
-        rr_emb = get_embedder(rr_arg) if kind == "embedder" and not reuse else None
-        if kind == "cross-encoder":
-            load_reranker(rr_spec)  # a model that cannot load fails here, before the index is touched
-        if not catalog.versions():  # after the options are checked: a bad option is named first
-            raise ConfigError("the catalog is empty: nothing to index; store acts first "
-                              "(lexcite ingest FILE... or lexcite refresh)")
-
-        client = open_client(home, url)
-        backend = backend_name(url)
-        dense_name = collection_name("dense", emb_name, gran)
-        rr_name = dense_name if reuse else (collection_name("rerank", rr_arg, gran) if rr_emb else None)
-        if rebuild:
-            # Built beside the collections the manifest names, which serve searches until the new
-            # manifest replaces it; an interrupted or failed rebuild leaves them whole.
-            generation = datetime.now(UTC).strftime("%Y%m%d%H%M%S%f")
-            dense_name = f"{dense_name}-{generation}"
-            rr_name = dense_name if reuse else (f"{rr_name}-{generation}" if rr_name else None)
-        same = (old is not None and same_backend(old.get("backend", ""), backend)
-                and old.get("format") == MANIFEST_FORMAT)
-        old_dense = old["passages"] if same and old.get("collection") == dense_name else {}
-        old_rr = old.get("rerank_passages", {}) if same and old.get("rerank_collection") == rr_name else {}
-        if not rebuild and not old_dense:
-            DenseStore.drop(client, dense_name)
-        if not rebuild and rr_emb is not None and rr_name and not old_rr:
-            DenseStore.drop(client, rr_name)
-        if same and old.get("collection") not in (dense_name, None):
-            DenseStore.drop(client, old["collection"])  # another embedder's vectors: no longer searched
-        if same and old.get("rerank_collection") not in (rr_name, None, dense_name):
-            DenseStore.drop(client, old["rerank_collection"])
-
-        records = list(catalog.records())
-        items = passages(records, gran)
-        state = catalog.state()
-
-        dense = DenseStore(client, dense_name)
-        step = (lambda what: (lambda i, n: progress(what, i, n))) if progress else (lambda what: None)
-        new_dense, stats = _sync(dense, emb, items, old_dense, step(f"embedding ({emb_name})"))
-        new_rr: dict[str, list[Any]] = {}
-        if rr_emb is not None and rr_name:
-            new_rr, _ = _sync(DenseStore(client, rr_name), rr_emb, items, old_rr, step(f"embedding ({rr_arg})"))
-
-        texts = [p.text for p in items]
-        BM25Index(texts).save(bm25_path(home), fingerprint(texts))
-        manifest = {
-            "format": MANIFEST_FORMAT,
-            "catalog_state": state,
-            "embedder": emb_name,
-            "dim": emb.dim,
-            "reranker": rr_spec,
-            "granularity": gran,
-            "tokenizer": TOKENIZER,
-            "bm25": BM25_PARAMS,
-            "backend": backend,
-            "collection": dense_name,
-            "rerank_collection": rr_name,
-            "passages": new_dense,
-            "rerank_passages": new_rr,
-            "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "thresholds": {},
-        }
-        save_manifest(home, manifest)
-        if rebuild and previous is not None:  # the switch is made: the old collections serve nothing now
-            for name in {previous.get("collection"), previous.get("rerank_collection")} - {dense_name, rr_name, None}:
-                DenseStore.drop(client, name)
-        return BuildReport(
-            passages=len(items), chunks=sum(v[2] for v in new_dense.values()), embedded=stats["embedded"],
-            metadata_updated=stats["metadata_updated"], removed=stats["removed"], unchanged=stats["unchanged"],
-            embedder=emb_name, reranker=rr_spec, seconds=round(time.perf_counter() - t0, 2),
-        )
+        with build_lock(home):
+            return _build(catalog, home, url, rebuild, embedder, reranker, granularity, progress, t0)
     finally:
         if own:
             catalog.close()
+
+
+def _build(catalog: Catalog, home: Path, url: str | None, rebuild: bool, embedder: str | None,
+           reranker: str | None, granularity: str | None, progress: Callable[[str, int, int], None] | None,
+           t0: float) -> BuildReport:
+    try:
+        previous = load_manifest(home)
+    except IndexMismatch:
+        if not rebuild:
+            raise
+        previous = None  # a manifest that cannot be read: the rebuild its message names replaces it
+    old = None if rebuild else previous
+    # A rebuild embeds everything again with what the index uses (the help's "default: the index's").
+    emb_name = embedder or (previous or {}).get("embedder") or DEFAULT_EMBEDDER
+    rr_spec = reranker or (previous or {}).get("reranker") or DEFAULT_RERANKER
+    gran = granularity or (previous or {}).get("granularity") or DEFAULT_GRANULARITY
+    kind, rr_arg = parse_spec(rr_spec)
+    emb = get_embedder(emb_name)
+    reuse = kind == "embedder" and rr_arg == emb_name  # the dense vectors serve the reranker as they are
+    rr_emb = get_embedder(rr_arg) if kind == "embedder" and not reuse else None
+    if kind == "cross-encoder":
+        load_reranker(rr_spec)  # a model that cannot load fails here, before the index is touched
+    if not catalog.versions():  # after the options are checked: a bad option is named first
+        raise ConfigError("the catalog is empty: nothing to index; store acts first "
+                          "(lexcite ingest FILE... or lexcite refresh)")
+
+    client = open_client(home, url)
+    backend = backend_name(url)
+    notes: list[str] = []
+    # The collections the manifest names serve searches; any other lexcite collection in the home's
+    # own store is what an interrupted build left (a Chroma server may hold other homes' collections).
+    live = {n for n in ((previous or {}).get("collection"), (previous or {}).get("rerank_collection")) if n}
+    if url is None and (left := drop_leftovers(client, live)):
+        notes.append(f"dropped {len(left)} collection(s) that an interrupted index build left behind: "
+                     f"{', '.join(left)}")
+    dense_name = collection_name("dense", emb_name, gran)
+    rr_name = dense_name if reuse else (collection_name("rerank", rr_arg, gran) if rr_emb else None)
+    if rebuild:
+        # Built beside the collections the manifest names, which serve searches until the new
+        # manifest replaces it; an interrupted or failed rebuild leaves them whole.
+        generation = datetime.now(UTC).strftime("%Y%m%d%H%M%S%f")
+        dense_name = f"{dense_name}-{generation}"
+        rr_name = dense_name if reuse else (f"{rr_name}-{generation}" if rr_name else None)
+    same = (old is not None and same_backend(old.get("backend", ""), backend)
+            and old.get("format") == MANIFEST_FORMAT)
+    interrupted = same and bool(old.get("building"))
+    marked = False
+
+    def mark() -> None:
+        """Before the first change to a collection the manifest names: searches must not rank on it."""
+        nonlocal marked
+        if not marked and previous is not None:
+            mark_building(home, previous)
+            marked = True
+
+    records = list(catalog.records())
+    items = passages(records, gran)
+    state = catalog.state()
+
+    def known(name: str | None, recorded: str, model: Embedder) -> dict[str, list[Any]]:
+        """The manifest's record of a collection this build updates in place; read from the store
+        itself when the last build was interrupted halfway."""
+        if not same or old.get(recorded) != name or name is None:
+            return {}
+        if interrupted:
+            return observed(DenseStore(client, name), items, model.max_words, metadata)
+        return old["passages" if recorded == "collection" else "rerank_passages"]
+
+    old_dense = known(dense_name, "collection", emb)
+    old_rr = known(rr_name, "rerank_collection", rr_emb) if rr_emb is not None else {}
+    for name, kept in ((dense_name, old_dense), (rr_name if rr_emb is not None else None, old_rr)):
+        if name and not rebuild and not kept:
+            if name in live:
+                mark()
+            DenseStore.drop(client, name)  # vectors this build cannot account for: embedded afresh
+
+    dense = DenseStore(client, dense_name)
+    step = (lambda what: (lambda i, n: progress(what, i, n))) if progress else (lambda what: None)
+    new_dense, stats = _sync(dense, emb, items, old_dense, step(f"embedding ({emb_name})"),
+                             mark if dense_name in live else lambda: None)
+    new_rr: dict[str, list[Any]] = {}
+    if rr_emb is not None and rr_name:
+        new_rr, _ = _sync(DenseStore(client, rr_name), rr_emb, items, old_rr, step(f"embedding ({rr_arg})"),
+                          mark if rr_name in live else lambda: None)
+
+    texts = [p.text for p in items]
+    BM25Index(texts).save(bm25_path(home), fingerprint(texts))
+    manifest = {
+        "format": MANIFEST_FORMAT,
+        "catalog_state": state,
+        "embedder": emb_name,
+        "dim": emb.dim,
+        "reranker": rr_spec,
+        "granularity": gran,
+        "tokenizer": TOKENIZER,
+        "bm25": BM25_PARAMS,
+        "backend": backend,
+        "collection": dense_name,
+        "rerank_collection": rr_name,
+        "passages": new_dense,
+        "rerank_passages": new_rr,
+        "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "thresholds": {},
+    }
+    save_manifest(home, manifest)  # the switch: searches now use these collections, and no mark
+    if interrupted:
+        notes.append("completed the index build that was interrupted: what the vectors held was read back "
+                     "and brought up to date")
+    if previous is not None and (rebuild or same):  # the old collections serve nothing now
+        for name in live - {dense_name, rr_name}:
+            DenseStore.drop(client, name)
+    return BuildReport(
+        passages=len(items), chunks=sum(v[2] for v in new_dense.values()), embedded=stats["embedded"],
+        metadata_updated=stats["metadata_updated"], removed=stats["removed"], unchanged=stats["unchanged"],
+        embedder=emb_name, reranker=rr_spec, seconds=round(time.perf_counter() - t0, 2), notes=tuple(notes),
+    )
 
 
 def check_store(manifest: dict[str, Any], dense: DenseStore) -> None:

@@ -47,8 +47,9 @@ from lexcite import config
 from lexcite.catalog import Catalog
 from lexcite.config import Settings
 from lexcite.contract import CitationRef, Perimeter
-from lexcite.errors import ConfigError
+from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.admission import SCALES, score_scale
+from lexcite.index.interrupted import build_lock
 from lexcite.index.manifest import load_manifest, save_manifest
 from lexcite.index.search import Searcher
 from lexcite.index.stages import ABLATION, Params, Stages, stages_key
@@ -192,12 +193,16 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
             results[key] = Calibration(key, t, SCALES[score_scale(stages, searcher.reranker_spec)], len(ok),
                                        len(no), correct, wrong, skipped, source)
         reranker, params = searcher.reranker_spec, asdict(searcher.params)
-    manifest = load_manifest(home)
-    assert manifest is not None  # Searcher checked it
-    manifest["thresholds"] = {
-        key: {"value": c.threshold, **c.to_dict(), "reranker": reranker, "params": params,
-              "calibrated_at": datetime.now(UTC).isoformat(timespec="seconds")}
-        for key, c in results.items()
-    }
-    save_manifest(home, manifest)
+        calibrated = searcher.manifest
+    with build_lock(home):  # no build rewrites the manifest between this read and this write
+        manifest = load_manifest(home)
+        if manifest is None or any(manifest.get(k) != calibrated.get(k) for k in ("collection", "built_at")) \
+                or manifest.get("building"):
+            raise IndexMismatch("the index was rebuilt while it was being calibrated; run `lexcite calibrate` again")
+        manifest["thresholds"] = {
+            key: {"value": c.threshold, **c.to_dict(), "reranker": reranker, "params": params,
+                  "calibrated_at": datetime.now(UTC).isoformat(timespec="seconds")}
+            for key, c in results.items()
+        }
+        save_manifest(home, manifest)
     return results[stages_key(Stages())]

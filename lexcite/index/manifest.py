@@ -6,7 +6,9 @@ the backend, the passages embedded, and the calibrated thresholds. A search
 against an index built from another catalog state or with another model raises
 IndexMismatch (`check`). The manifest is written last and atomically, so an
 interrupted build leaves the previous manifest, and the next search reports the
-mismatch instead of using a half-built index.
+mismatch instead of using a half-built index; a build that updates the named
+collections in place marks the manifest "building" first (interrupted.py), and a
+search refuses a marked index.
 """
 
 from __future__ import annotations
@@ -65,6 +67,11 @@ def check(manifest: dict[str, Any] | None, state: str, embedder: str | None = No
         raise IndexMismatch(NO_INDEX)
     if manifest.get("format") != MANIFEST_FORMAT:
         raise IndexMismatch(f"index format {manifest.get('format')} is not {MANIFEST_FORMAT}; {FIX}")
+    if building := manifest.get("building"):
+        started = building.get("started_at", "?") if isinstance(building, dict) else "?"
+        raise IndexMismatch(f"an index build started at {started} has not finished (it is running, or it was "
+                            "interrupted), so the vectors may be half updated; run `lexcite index` (once no build "
+                            "is running) to complete it")
     if manifest["catalog_state"] != state:
         raise IndexMismatch(f"the index was built from catalog state {manifest['catalog_state']}, "
                             f"the catalog is now {state} (ingested since?); {FIX}")

@@ -3,8 +3,9 @@
 A parser builds the units it can see; a truncated or damaged file shows it fewer. These checks
 turn that into a refusal (DESIGN invariant 6): the markup must reach the end of the document,
 an OJ act must carry its final provisions and signature block, and every numbered sequence
-(recitals, articles, paragraphs, points, annexes) must run on without a gap. A new manifestation
-of a stored version may not lose units unless the user asks for it (`--replace`).
+(recitals, articles, paragraphs, points, annexes) must run on without a gap; damage that leaves
+every numbering whole is `lexcite/ingest/coverage.py`'s. A new manifestation of a stored version
+may not lose units unless the user asks for it (`--replace`).
 """
 
 from __future__ import annotations

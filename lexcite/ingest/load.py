@@ -20,6 +20,7 @@ from lexcite.ingest.completeness import (
     check_not_shrinking,
     check_sequences,
 )
+from lexcite.ingest.coverage import check_coverage, check_list_labels
 from lexcite.ingest.detect import detect_html_format, detect_xml_format
 from lexcite.ingest.fetch import package_sha256
 from lexcite.ingest.parse_consolidated import parse_consolidated
@@ -94,6 +95,8 @@ def read_document(path: Path, overrides: Overrides = Overrides()) -> tuple[Parse
         parsed = HTML_PARSERS[fmt](root, path, **meta)
         check_document_end(data, path)
         check_final_provisions(root, fmt, path, published=overrides.binding is not False)
+        check_coverage(root, parsed, fmt, path)
+        check_list_labels(root, parsed, fmt, path)
         return _whole(parsed, path), sha
     if not data.lstrip()[:1] == b"<":
         raise FormatNotRecognised(path, ["(X)HTML", "Formex XML", "Formex zip"], found="no markup at all")
@@ -129,20 +132,15 @@ def _store(catalog: Catalog, parsed: ParsedAct, sha: str, path: Path, overrides:
     if not overrides.binding and parsed.binding:
         parsed = dataclasses.replace(parsed, binding=False, doc_kind="guidance")
     src = source or Source(location=str(path.resolve()), sha256=sha)
-    lost: set[str] = set()
-    stored = [v for v in catalog.versions(parsed.act) if (v.version, v.language) == (parsed.version, parsed.language)]
-    if stored and stored[0].sha256 != sha:
-        ids = {r.unit.unit for r in catalog.records(parsed.act, parsed.language) if r.unit.version == parsed.version}
-        lost = check_not_shrinking(parsed, ids, path, replace=overrides.replace)
-    result = catalog.store(
+    return catalog.store(
         parsed,
         src,
         status=overrides.status,
         valid_from=overrides.valid_from,
         access_tags=overrides.access_tags,
         progress=progress,
+        check_loss=lambda stored_ids: check_not_shrinking(parsed, stored_ids, path, replace=overrides.replace),
     )
-    return dataclasses.replace(result, action="replaced", lost=tuple(sorted(lost))) if lost else result
 
 
 def _documents(paths: Iterable[Path]) -> list[Path]:

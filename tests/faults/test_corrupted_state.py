@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from lexcite.catalog import Catalog
+from lexcite.errors import CatalogError
 from lexcite.ingest.load import ingest_paths
 
 pytestmark = pytest.mark.integration
@@ -56,3 +57,20 @@ def test_a_damaged_catalog_is_one_line_naming_the_fix(corpus, lexcite_home, dama
         assert "Traceback" not in r.stderr
         assert "damaged" in r.stderr and "restore it from a copy" in r.stderr.lower(), r.stderr
         assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_a_damaged_page_is_found_before_anything_is_written(corpus, lexcite_home):
+    """A bad leaf page the next write would not touch: without the check, the write would go on top of it."""
+    with Catalog() as catalog:
+        ingest_paths(catalog, [corpus / "32024R2977.oj.html"])
+        catalog.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        leaf = catalog.conn.execute("SELECT pageno FROM dbstat WHERE name='units' AND pagetype='leaf' "
+                                    "ORDER BY pageno LIMIT 1").fetchone()[0]
+    path = lexcite_home / "catalog.sqlite"
+    data = bytearray(path.read_bytes())
+    data[(leaf - 1) * 4096:leaf * 4096] = bytes(range(256)) * 16
+    path.write_bytes(bytes(data))
+    with Catalog() as catalog:  # opens: the schema and the tables are whole
+        with pytest.raises(CatalogError, match=r"the catalog is damaged \(quick_check: .*nothing was changed"):
+            ingest_paths(catalog, [corpus / "32024R2981.oj.html"])
+        assert [v.act for v in catalog.versions()] == ["32024R2977"]  # nothing was written

@@ -15,7 +15,7 @@ import pytest
 
 from lexcite.catalog import Catalog
 from lexcite.contract import Perimeter
-from lexcite.errors import ConfigError
+from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.build import build
 from lexcite.index.dense import DenseStore
 from lexcite.index.manifest import load_manifest, manifest_path
@@ -112,3 +112,96 @@ def test_damaged_index_state_is_named_not_ranked_on(indexed, damage):
                        text=True, env=os.environ.copy(), timeout=300)
     assert r.returncode == 1, r.stdout
     assert r.stderr.startswith("error: ") and "lexcite index --rebuild" in r.stderr and "Traceback" not in r.stderr
+
+
+def _edit_and_reingest(corpus, tmp_path):
+    """The stored act again, one provision's words changed: an incremental index re-embeds that passage."""
+    data = (corpus / "32024R2977.oj.html").read_bytes().replace(b"person identification data made available",
+                                                                 b"person identification data published", 1)
+    edited = tmp_path / "32024R2977.oj.html"
+    edited.write_bytes(data)
+    with Catalog() as catalog:
+        assert ingest_paths(catalog, [edited])[0].action == "updated"
+
+
+def test_an_interrupted_incremental_index_is_refused_then_completed(indexed, corpus, tmp_path, monkeypatch):
+    _edit_and_reingest(corpus, tmp_path)
+    real = DenseStore.upsert
+
+    def interrupted(self, *a, **kw):
+        raise KeyboardInterrupt  # stale chunks deleted, the new ones not yet written: the live collection is torn
+
+    monkeypatch.setattr(DenseStore, "upsert", interrupted)
+    with pytest.raises(KeyboardInterrupt), Catalog() as catalog:
+        build(catalog, **MODELS)
+    monkeypatch.setattr(DenseStore, "upsert", real)
+    assert load_manifest(indexed)["building"]["started_at"]
+    with pytest.raises(IndexMismatch, match=r"has not finished .* run `lexcite index` \(once no build is running\)"):
+        Searcher(indexed)
+
+    with Catalog() as catalog:
+        report = build(catalog, **MODELS)
+    assert report.embedded >= 1 and any("completed the index build that was interrupted" in n for n in report.notes)
+    manifest = load_manifest(indexed)
+    assert "building" not in manifest
+    with Searcher(indexed) as s:
+        assert s._dense.count() == sum(v[2] for v in manifest["passages"].values())
+    after = _ranking(indexed)
+    with Catalog() as catalog:
+        build(catalog, rebuild=True, **MODELS)  # what a build from nothing ranks
+    assert _ranking(indexed) == after
+
+
+def test_a_no_op_index_leaves_no_mark(indexed):
+    with Catalog() as catalog:
+        report = build(catalog, **MODELS)
+    assert report.embedded == 0 and report.notes == ()
+    assert "building" not in load_manifest(indexed)
+
+
+def test_the_collection_an_interrupted_rebuild_left_is_dropped_by_the_next_index(indexed, monkeypatch):
+    real = DenseStore.upsert
+
+    def interrupted(self, *a, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(DenseStore, "upsert", interrupted)
+    with pytest.raises(KeyboardInterrupt), Catalog() as catalog:
+        build(catalog, rebuild=True, **MODELS)
+    monkeypatch.setattr(DenseStore, "upsert", real)
+    live = load_manifest(indexed)["collection"]
+    with Searcher(indexed) as s:
+        names = sorted(c.name for c in s._client.list_collections())
+    left = [n for n in names if n != live]
+    assert len(left) == 1 and left[0].startswith(live + "-")  # the half-built generation
+    with Catalog() as catalog:
+        report = build(catalog, **MODELS)
+    assert report.notes == (f"dropped 1 collection(s) that an interrupted index build left behind: {left[0]}",)
+    with Searcher(indexed) as s:
+        assert [c.name for c in s._client.list_collections()] == [live]
+
+
+def test_a_second_build_at_once_is_told_the_index_is_busy(indexed):
+    from lexcite.index.interrupted import build_lock
+
+    manifest = load_manifest(indexed)
+    with build_lock(indexed), Catalog() as catalog, pytest.raises(IndexMismatch, match="being written by another"):
+        build(catalog, rebuild=True, **MODELS)
+    assert load_manifest(indexed) == manifest
+
+
+def test_the_rebuild_an_unreadable_manifest_names_repairs_it(indexed):
+    before = _ranking(indexed)
+    _garble_the_manifest(indexed)
+    with pytest.raises(IndexMismatch, match="lexcite index --rebuild"), Catalog() as catalog:
+        build(catalog, **MODELS)
+    with Catalog() as catalog:
+        build(catalog, rebuild=True, **MODELS)
+    assert _ranking(indexed) == before
+
+
+def test_a_rebuild_keeps_the_models_the_index_uses(indexed):
+    with Catalog() as catalog:
+        report = build(catalog, rebuild=True)
+    assert (report.embedder, report.reranker) == ("minilm", "embedder:minilm")
+    assert load_manifest(indexed)["embedder"] == "minilm"

@@ -65,6 +65,83 @@ class TestFromTheDocument:
             read_document(pkg)
 
 
+def _delete_after(data: bytes, anchor: bytes, target: bytes) -> bytes:
+    """`data` with the first `target` after `anchor` deleted (one mutation of the seeded bench, made readable)."""
+    at = data.index(target, data.index(anchor))
+    return data[:at] + data[at + len(target):]
+
+
+class TestNoGapToSee:
+    """Damage that leaves every numbering whole: seen by text outside every unit, or a list item without its label.
+
+    Each case is one seeded mutation bench/mutations.py found accepted short (issue 16, item 2).
+    """
+
+    def _refused(self, corpus, tmp_path, name, damaged, match):
+        read_document(corpus / name)  # the real file passes
+        path = tmp_path / name
+        path.write_bytes(damaged)
+        with pytest.raises(ParseError, match=match):
+            read_document(path)
+
+    def test_the_last_points_label_deleted(self, corpus, tmp_path):
+        data = (corpus / "32024R1689.oj.xhtml").read_bytes()
+        damaged = _delete_after(data, b'id="068.003"', b'<p class="oj-normal">(d)</p>')
+        self._refused(corpus, tmp_path, "32024R1689.oj.xhtml", damaged,
+                      r"list item without its label.*art_68, the list item after '\(c\)'")
+
+    def test_the_last_points_label_cell_deleted(self, corpus, tmp_path):
+        data = (corpus / "32024R1689.oj.xhtml").read_bytes()
+        at = data.index(b'<p class="oj-normal">(d)</p>', data.index(b'id="068.003"'))
+        start, end = data.rindex(b"<td", 0, at), data.index(b"</td>", at) + len(b"</td>")
+        self._refused(corpus, tmp_path, "32024R1689.oj.xhtml", data[:start] + data[end:],
+                      "list item without its label")
+
+    def test_a_paragraph_div_opening_deleted(self, corpus, tmp_path):
+        data = (corpus / "32016R0679.oj.html").read_bytes()
+        damaged = _delete_after(data, b'id="art_32"', b'<div id="032.002">')
+        self._refused(corpus, tmp_path, "32016R0679.oj.html", damaged,
+                      r"2 block\(s\) of the act's text .* outside every unit, the first '3\. Adherence.*"
+                      r"the text after art_32")
+
+    def test_a_points_table_opening_deleted(self, corpus, tmp_path):
+        data = (corpus / "32024R1689.oj.xhtml").read_bytes()
+        at = data.rindex(b"<table", 0, data.index(b">(f)</p>", data.index(b'id="art_66"')))
+        damaged = data[:at] + data[data.index(b">", at) + 1:]
+        self._refused(corpus, tmp_path, "32024R1689.oj.xhtml", damaged, r"table markup \(<col>\) outside any table")
+
+    @pytest.mark.parametrize("deleted", [b'<div id="078.004">', b'</div>\n                  <div id="078.004">'])
+    def test_a_last_paragraphs_div_opening_deleted(self, corpus, tmp_path, deleted):
+        data = (corpus / "32016R0679.oj.html").read_bytes()
+        self._refused(corpus, tmp_path, "32016R0679.oj.html", _delete_after(data, b'id="art_78"', deleted),
+                      r"paragraph 4 \('4\. Where proceedings.*outside its own div")
+
+    def test_consolidated_annexes_pushed_out_of_the_act(self, corpus, tmp_path):
+        name = "02024R1689-20240712.consolidated.nl.html"
+        data = (corpus / name).read_bytes()
+        damaged = _delete_after(data, b"Aan artikel\xc2\xa08 van Richtlijn 2014/90/EU",
+                                b'<div class="norm">\n                  <span class="no-parag">\xe2\x80\x9c5.')
+        self._refused(corpus, tmp_path, name, damaged, "outside every unit, the first '1. Richtlijn 2006/42/EG")
+
+    def test_consolidated_point_label_deleted(self, corpus, tmp_path):
+        name = "02024R1689-20240712.consolidated.nl.html"
+        data = (corpus / name).read_bytes()
+        damaged = _delete_after(data, b'id="art_56"', b"<span>d)\xc2\xa0</span>")
+        self._refused(corpus, tmp_path, name, damaged, r"list item without its label.*at art_56")
+
+    def test_consolidated_paragraph_number_deleted(self, corpus, tmp_path):
+        name = "02024R1689-20240712.consolidated.nl.html"
+        data = (corpus / name).read_bytes()
+        damaged = _delete_after(data, b'id="art_29"', b'<span class="no-parag">4.\xc2\xa0\xc2\xa0</span>')
+        self._refused(corpus, tmp_path, name, damaged, r"numbered paragraph without its number.*at art_29")
+
+    def test_the_last_points_label_garbled(self, corpus, tmp_path):
+        data = (corpus / "32024R1689.oj.xhtml").read_bytes()
+        at = data.index(b'<p class="oj-normal">(d)</p>', data.index(b'id="068.003"')) + len(b'<p class="oj-normal">')
+        self._refused(corpus, tmp_path, "32024R1689.oj.xhtml", data[:at] + b"(#)" + data[at + 3:],
+                      "labelled '\\(#\\)', not a point number")
+
+
 class TestGaps:
     def test_numbers_letters_and_romans(self):
         assert _gaps({"1", "2", "4"}, continued=False) == ["3"]
@@ -92,6 +169,27 @@ class TestAgainstTheStored:
                 ingest_document(catalog, damaged)
             assert catalog.state() == before
             assert catalog.resolve("32024R2977#anx_1.pnt_5").status == "current"
+
+    def test_the_loss_is_judged_inside_the_write_transaction(self, small, tmp_path):
+        """The stored ids the check judges are the ones the write replaces: no second writer comes between."""
+        from lexcite.catalog import Source
+
+        damaged = tmp_path / SMALL
+        damaged.write_bytes(_without_annex(small.read_bytes()))
+        parsed, sha = read_document(damaged)
+        with Catalog() as catalog:
+            ingest_document(catalog, small)
+            seen = []
+
+            def refuse(stored_ids):
+                seen.append((catalog.conn.in_transaction, len(stored_ids)))
+                raise CatalogError("refused")
+
+            before = catalog.state()
+            with pytest.raises(CatalogError, match="refused"):
+                catalog.store(parsed, Source(location=str(damaged), sha256=sha), check_loss=refuse)
+            assert seen == [(True, 64)]
+            assert catalog.state() == before and not catalog.conn.in_transaction
 
     def test_replace_stores_it_and_states_the_loss(self, small, tmp_path):
         damaged = tmp_path / SMALL
