@@ -90,7 +90,7 @@ def cues(question: str) -> Cues:
     return Cues(**found)
 
 
-_SNOWBALL = snowballstemmer.stemmer("english")
+_SNOWBALL = snowballstemmer.stemmer("english")  # the C stemmer (PyStemmer) when installed: the same algorithm
 
 
 @lru_cache(maxsize=65536)
@@ -105,6 +105,13 @@ _TOKEN = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'’-]*[A-Za-zÀ-ÿ]|\d+[a-z]?|[A
 
 def content_terms(text: str) -> list[str]:
     """Stemmed content words in order (stopwords and one-letter tokens out; hyphenated words kept whole and split)."""
+    return list(_content_terms(text))
+
+
+@lru_cache(maxsize=8192)
+def _content_terms(text: str) -> tuple[str, ...]:
+    # one question reads the same evidence sentences in the answerability check, the generator and the
+    # conflict finder: each is tokenised once
     out: list[str] = []
     for tok in _TOKEN.findall(text):
         t = tok.lower().strip("'’-")
@@ -113,7 +120,7 @@ def content_terms(text: str) -> list[str]:
         out.append(stem(t))
         if "-" in t:
             out.extend(stem(p) for p in t.split("-") if len(p) > 2 and p not in STOPWORDS)
-    return out
+    return tuple(out)
 
 
 _ENGLISH = frozenset("the a an is are do does of to in for and or what which who when how can must our we i my".split())
