@@ -42,7 +42,7 @@ from lexcite.answer.verify import check_values, verify
 from lexcite.catalog import Catalog
 from lexcite.config import Settings
 from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter, Retriever, UnitRecord, Verdict
-from lexcite.errors import ConfigError
+from lexcite.errors import CitationError, ConfigError
 from lexcite.index.perimeter import empty_reason
 from lexcite.question import cues, value_secondary
 from lexcite.references import short_forms
@@ -200,10 +200,11 @@ def _parent_in(catalog: Catalog, perimeter: Perimeter) -> Callable[[CitationRef]
     """The stored unit a point belongs to (its paragraph, or the point above it), when inside `perimeter`."""
 
     def parent(ref: CitationRef) -> UnitRecord | None:
-        up = replace(ref, unit=ref.unit.rpartition(".")[0])
-        if catalog.outside(up, perimeter) is not None:
+        try:
+            rec = catalog.resolve(replace(ref, unit=ref.unit.rpartition(".")[0]), perimeter.language)
+        except CitationError:
             return None
-        return catalog.resolve(up, perimeter.language)
+        return None if perimeter.rejects(rec) is not None else rec  # the one perimeter rule (Catalog.outside's)
 
     return parent
 
