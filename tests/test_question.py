@@ -37,3 +37,19 @@ def test_the_stemmer_joins_the_forms_of_a_word():
     assert stem("providers") == stem("provider") == "provid"
     assert stem("prohibited") == stem("prohibition") == "prohibit"
     assert stem("conscious") == stem("consciousness") and stem("fines") == stem("fined")
+
+
+def test_the_c_stemmer_gives_the_pure_python_snowball_stems_on_the_acts_words(corpus):
+    """PyStemmer (the fast path snowballstemmer takes when it is installed) stems as the Snowball algorithm does."""
+    import re
+
+    Stemmer = pytest.importorskip("Stemmer")
+    from snowballstemmer.english_stemmer import EnglishStemmer
+
+    words = set()
+    for name in ("32024R1689.oj.xhtml", "32016R0679.oj.html", "32022R2065.oj.xhtml"):
+        text = (corpus / name).read_text(encoding="utf-8", errors="ignore")
+        words |= {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]", text)}
+    fast, slow = Stemmer.Stemmer("english"), EnglishStemmer()
+    assert len(words) > 5000
+    assert [w for w in sorted(words) if fast.stemWord(w) != slow.stemWord(w)] == []
