@@ -2,16 +2,18 @@
 
 Usage::
 
-    .venv/bin/python bench/mutations.py [--n 200] [--seed 1] [FILE_OR_FOLDER ...]
+    .venv/bin/python bench/mutations.py [--n 200] [--seed 1] [--all | FILE_OR_FOLDER ...]
 
 Each variant is one mutation of the original bytes (a byte replaced, up to 63 bytes deleted, or up to
 7 random bytes inserted, at a random place; for a Formex folder in one of its files) and is read as
 `lexcite ingest` reads it (`read_document`, the completeness checks included). A variant is
 *refused* (a LexciteError), *whole* (every unit id of the original is there) or *short* (some are
 missing: the failure this run exists to find). Any other exception is a *crash*. Paths are relative
-to ../shared/corpus/raw. A short variant whose lost units' text is all still inside a unit it kept
-(a point's label cell damaged, so the point stays text of its paragraph) is counted apart, as
-*unsplit*: no law is gone, only an id. Exit status 1 when any variant was short or crashed.
+to ../shared/corpus/raw; `--all` runs every real file: the corpus's HTML and XHTML files, its Formex
+folders and zips, and the shipped guidance notes (data/guidance). A short variant whose lost units'
+text is all still inside a unit it kept (a point's label cell damaged, so the point stays text of its
+paragraph) is counted apart, as *unsplit*: no law is gone, only an id. Exit status 1 when any variant
+was short or crashed.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from pathlib import Path
 from lexcite.errors import LexciteError
 from lexcite.ingest.load import read_document
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "raw"
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus" / "raw"
 DEFAULT = ["32024R2977.oj.html", "fmx4/32022L2555", "32024R1689.oj.xhtml", "32016R0679.oj.html",
            "02024R1689-20240712.consolidated.nl.html", "fmx4/32024R1689"]
 
@@ -81,19 +84,28 @@ def run(src: Path, n: int, seed: int) -> tuple[Counter[str], list[str]]:
     return outcomes, bad
 
 
+def every_real_file() -> list[Path]:
+    """The corpus's documents (HTML, XHTML, Formex folders and zips) and the shipped guidance notes."""
+    html = [p for p in CORPUS.iterdir() if p.suffix in (".html", ".xhtml")]
+    return sorted(html) + sorted((CORPUS / "fmx4").iterdir()) + sorted((ROOT / "data" / "guidance").iterdir())
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("paths", nargs="*", default=DEFAULT)
     ap.add_argument("--n", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--all", action="store_true", help="every real file (the paths are then ignored)")
     args = ap.parse_args()
     failed = False
-    for rel in args.paths:
-        outcomes, bad = run(CORPUS / rel, args.n, args.seed)
+    for path in every_real_file() if args.all else [CORPUS / rel for rel in args.paths]:
+        outcomes, bad = run(path, args.n, args.seed)
+        rel = path.relative_to(CORPUS) if path.is_relative_to(CORPUS) else path.relative_to(ROOT)
         print(f"{rel}: {args.n} variants, " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
         for line in bad:
             print("   ", line)
         failed |= bool(bad)
+        sys.stdout.flush()
     return 1 if failed else 0
 
 

@@ -7,7 +7,9 @@ the document's structure against the units built:
 
 * coverage: all of the act's running text lies inside some unit's element, outside the preamble,
   the final provisions and the OJ's ELI/ISSN lines;
-* labels: every list item and numbered paragraph keeps its label and its own markup.
+* labels: every list item and numbered paragraph keeps its label and its own markup;
+* nesting: no recital, article or annex element lies inside another's (a table that lost its closing
+  tag takes every later annex into the one that holds it: all its text is still "in a unit").
 
 Both hold for every real file in the corpus and cost a few milliseconds (bench/parse.py). They apply
 to the formats whose units are elements (OJ ELI divs, consolidated HTML); the flat layouts have
@@ -41,6 +43,8 @@ _NO_UNIT_LINES = ("ELI:", "ISSN ")
 # A table whose opening tag is lost leaves its rows (and its col and tbody tags) outside any table; a deletion
 # of a few bytes cannot take those too. (Asking every td costs ten times as much: XPath walks each one's ancestors.)
 _TABLE_PARTS = ("tr", "tbody", "col")
+# The element ids of the top-level units of an ELI-marked act: `rct_12`, `art_5`, `anx_II` (never dotted).
+_TOP_UNIT_ID = re.compile(r"^(rct|art|anx)_[^.]+$")
 _PAR_NUMBER = re.compile(r"^(\d+)[a-z]?\.\s")  # "4.   The controller …": an OJ paragraph's own number
 
 
@@ -88,6 +92,7 @@ def check_coverage(root: etree._Element, parsed: ParsedAct, fmt: str, path: str 
     anchors = _anchors(parsed)
     if not text_classes or not anchors:
         return
+    _check_nesting(root, anchors, path)
     stray = [(before, t) for before, el in _outside_units(root, anchors, text_classes)
              if (t := text_of(el)) and not t.startswith(_NO_UNIT_LINES)]
     if stray:
@@ -97,6 +102,18 @@ def check_coverage(root: etree._Element, parsed: ParsedAct, fmt: str, path: str 
         raise ParseError(path, f"the text after {before}",
                          f"{len(stray)} block(s) of the act's text ({words} words) lie outside every unit, the first "
                          f"{shown!r}: the markup is damaged")
+
+
+def _check_nesting(root: etree._Element, anchors: dict[str, str], path: str | Path) -> None:
+    """No top-level unit's element inside another's: the inner one is then read as text of the outer."""
+    for el in root.iter():
+        if not isinstance(el.tag, str) or not _TOP_UNIT_ID.match(eid := el.get("id") or ""):
+            continue
+        outer = next((a.get("id") for a in el.iterancestors() if _TOP_UNIT_ID.match(a.get("id") or "")), None)
+        if outer is not None:
+            raise ParseError(path, anchors.get(outer, f"div#{outer}"),
+                             f"the element of {eid} lies inside the element of {outer} (a closing tag is lost), so "
+                             f"{eid} would be read as text of {outer}: the markup is damaged")
 
 
 def _label_ok(label: str) -> bool:

@@ -141,6 +141,13 @@ class TestNoGapToSee:
         self._refused(corpus, tmp_path, "32024R1689.oj.xhtml", data[:at] + b"(#)" + data[at + 3:],
                       "labelled '\\(#\\)', not a point number")
 
+    def test_a_tables_closing_tag_cut_takes_the_later_annexes(self, corpus, tmp_path):
+        # 2024/2981: "</table>" cut to "</ta" in Annex I, so Annexes II-IX are read as text of Annex I.
+        data = (corpus / "32024R2981.oj.html").read_bytes()
+        at = data.index(b"</table>", data.index(b'id="anx_I"')) + len(b"</ta")
+        self._refused(corpus, tmp_path, "32024R2981.oj.html", data[:at] + data[at + len(b"ble>"):],
+                      "the element of anx_II lies inside the element of anx_I.*at anx_I")
+
 
 class TestGaps:
     def test_numbers_letters_and_romans(self):
