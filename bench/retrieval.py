@@ -118,16 +118,20 @@ def bench_queries(home: Path, reps: int) -> tuple[list[str], dict[str, float]]:
 
 
 def synthetic_corpus(home: Path, n: int) -> tuple[list[str], list[UnitRecord]]:
-    """n passages of 20-120 words drawn from the real sentences, with random acts, languages, statuses."""
+    """n passages drawn from the real sentences, each as long as a real unit of the catalog (its length
+    drawn from the units' own word counts), with random acts, languages, statuses."""
     with Catalog(home / "catalog.sqlite") as c:
-        sentences = [s for r in c.records() for s in re.split(r"(?<=[.;:])\s+", r.unit.text) if len(s) > 20]
+        texts_real = [r.unit.text for r in c.records()]
+    sentences = [s for t in texts_real for s in re.split(r"(?<=[.;:])\s+", t) if len(s) > 20]
+    lengths = [len(t.split()) for t in texts_real if t.strip()]
     rng = random.Random(0)
     texts, recs = [], []
     for i in range(n):
         words: list[str] = []
-        while len(words) < rng.randint(20, 120):
+        length = rng.choice(lengths)
+        while len(words) < length:
             words.extend(rng.choice(sentences).split())
-        texts.append(" ".join(words))
+        texts.append(" ".join(words[:length]))
         u = Unit(act=f"3{rng.randint(2000, 2026)}R{rng.randint(1, 9999):04d}", version="2020-01-01",
                  unit=f"art_{i + 1}", kind="paragraph", title="", text="", parent=None, position=i,
                  language=rng.choice(("en", "en", "en", "it")), binding=rng.random() > 0.1)
@@ -184,9 +188,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--scale", type=Path, metavar="HOME",
+                    help="Only the 100k-passage BM25 table (passages as long as HOME's units); prints only.")
     ap.add_argument("--queries-only", type=Path, metavar="HOME",
                     help="Only the query latency table, on the index already built in HOME; prints, writes nothing.")
     args = ap.parse_args()
+    if args.scale:
+        rows, fig = bench_bm25(args.scale, 100_000, compare=True)
+        print("\n".join([f"load average {os.getloadavg()[0]:.1f}; peak RSS {peak_mib():.0f} MiB",
+                         "| BM25 | build | p50 ms | p95 ms |", "|---|---:|---:|---:|", *rows,
+                         f"bm25s / rank-bm25 top-10 overlap {fig['top10_overlap']:.0%}"]))
+        return
     if args.queries_only:
         try:
             q_rows, _ = bench_queries(args.queries_only, 1)

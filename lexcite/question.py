@@ -23,11 +23,15 @@ STOPWORDS = ENGLISH_STOPWORDS | frozenset("""
 aren cannot shall may must per whether eu union regulation article articles paragraph point annex according
 """.split())
 
+# "When" that asks for a date ("When does it apply?"), not for the cases in which something holds: "When is a
+# company obliged to ...?", "When is a change a 'substantial modification'?" (a quoted term: when it counts as
+# one), "When can ...?", nor a condition ("when assessing ...").
+_WHEN_DATE = (r"when\b(?!\s+\w+ing\b)(?!\s+(?:is|are)\b[^?]*(?:\b(?:obliged|required|allowed|permitted|necessary|"
+              r"needed|lawful|considered|deemed|prohibited|exempt)\b|[‘'\"“]))(?!\s+(?:can|could|should|may)\b)")
+
 _CUES = {
-    # "when" asks for a date at the start ("When does it apply?") or as "by/since/and when", not in "When is a
-    # company obliged to ...?" (in which cases) nor inside a condition ("does X apply when Y?")
-    "date": r"^when\b(?!\s+\w+ing\b)(?!\s+(?:is|are)\b[^?]*\b(?:obliged|required|allowed|permitted|necessary|needed|"
-            r"lawful|considered|deemed|prohibited|exempt)\b)(?!\s+(?:can|could|should|may)\b)|"
+    # "when" asks for a date at the start or as "by/since/and when", not inside a condition ("does X apply when Y?")
+    "date": rf"^{_WHEN_DATE}|"
             r"\bwhen (?:does|do|will|did|must|shall|should)\b[^?]*\b(?:apply|start|begin|enter|take effect)|"
             r"\b(?:by when|from when|until when|since when|and when|what date|which date|dates?\b|deadline|"
             r"apply from|applicable from|applies from|enters? into force|entry into force|start(?:s)? to apply|"
@@ -149,7 +153,7 @@ def value_secondary(question: str) -> bool:
 _ASKS_VALUE = re.compile(
     r"(?:^|[.?!:;—–]\s+|,\s*)(?:(?:and|but|so)\s+)?"
     r"(?:how (?:much|long|many|soon|quickly|fast|often|high|big|large|old)|"
-    r"(?:by|since|until|from) when|when\b(?!\s+\w+ing\b)|within how|up to how|from what (?:age|date|day|year)|"
+    rf"(?:by|since|until|from) when|{_WHEN_DATE}|within how|up to how|from what (?:age|date|day|year)|"
     r"(?:what|which)(?:'s| is| are| was| were)? (?:the )?(?:\w+ ){0,2}(?:date|deadline|period|time limit|amount|fine|"
     r"fines|penalty|penalties|ceiling|cap|threshold|percentage|rate|age|number|sum|fee|fees|salary)\b)", re.I)
 

@@ -45,6 +45,7 @@ _NO_UNIT_LINES = ("ELI:", "ISSN ")
 _TABLE_PARTS = ("tr", "tbody", "col")
 # The element ids of the top-level units of an ELI-marked act: `rct_12`, `art_5`, `anx_II` (never dotted).
 _TOP_UNIT_ID = re.compile(r"^(rct|art|anx)_[^.]+$")
+_PAR_NUMBER_LABEL = re.compile(r"^[“‘\"']?\d+[a-z]*\.$")  # a consolidated paragraph's number: "2.", "14a.", "“5."
 _PAR_NUMBER = re.compile(r"^(\d+)[a-z]?\.\s")  # "4.   The controller …": an OJ paragraph's own number
 
 
@@ -197,6 +198,10 @@ def _stray_paragraphs(article: etree._Element, path: str | Path) -> None:
 
 
 def _consolidated_labels(el: etree._Element, uid: str, path: str | Path) -> None:
+    for span in el.iter("span"):
+        # a paragraph number's span that took the paragraph's text (its closing tag cut) leaves no number
+        if "no-parag" in classes(span) and not _PAR_NUMBER_LABEL.match(label := norm_space("".join(span.itertext()))):
+            raise ParseError(path, uid, f"a paragraph number that is not one ({label[:40]!r}): the markup is damaged")
     for div in el.iter("div"):
         cls = classes(div)
         kids = [k for k in div if isinstance(k.tag, str)]
@@ -209,3 +214,19 @@ def _consolidated_labels(el: etree._Element, uid: str, path: str | Path) -> None
                 and not any("no-parag" in classes(k) for k in kids):
             raise ParseError(path, uid, f"a numbered paragraph without its number ({text_of(div)[:40]!r}…): "
                              "the markup is damaged")
+    for div in el.iter("div"):  # after the checks above, which name a damaged paragraph more precisely
+        _unnumbered_after_numbered([k for k in div if isinstance(k.tag, str)], uid, path)
+
+
+def _unnumbered_after_numbered(kids: list[etree._Element], uid: str, path: str | Path) -> None:
+    """Numbered paragraphs are numbered to the end: a `div.norm` without its number after a numbered sibling
+    lost it (its number's span damaged), and would be read as more text of the paragraph before it."""
+    numbered = False
+    for k in kids:
+        if k.tag != "div" or "norm" not in classes(k):
+            continue
+        has_number = any("no-parag" in classes(x) for x in k if isinstance(x.tag, str))
+        if numbered and not has_number:
+            raise ParseError(path, uid, f"a paragraph without its number after numbered ones ({text_of(k)[:40]!r}…): "
+                             "the markup is damaged")
+        numbered |= has_number

@@ -148,6 +148,16 @@ class TestNoGapToSee:
         self._refused(corpus, tmp_path, "32024R2981.oj.html", data[:at] + data[at + len(b"ble>"):],
                       "the element of anx_II lies inside the element of anx_I.*at anx_I")
 
+    def test_consolidated_paragraph_number_span_damaged(self, corpus, tmp_path):
+        # GDPR consolidated, Article 71(2): '">2.  </span>\n   <d' cut from the number's span, which then takes the
+        # paragraph's text without its number; the parser would read it as more text of paragraph 1.
+        name = "02016R0679-20160504.consolidated.en.xhtml"
+        data = (corpus / name).read_bytes()
+        at = data.index(b'<span class="no-parag">2.', data.index(b'id="art_71"')) + len(b'<span class="no-parag')
+        cut = data.index(b"<div", at) + len(b"<d")
+        self._refused(corpus, tmp_path, name, data[:at] + data[cut:],
+                      r"a paragraph without its number after numbered ones \('The annual report.*at art_71")
+
 
 class TestGaps:
     def test_numbers_letters_and_romans(self):
