@@ -1,7 +1,8 @@
-"""The retrieval pipeline: perimeter -> BM25 + dense -> pool -> siblings -> rerank -> priorities -> admission.
+"""The retrieval pipeline: perimeter -> BM25 + dense -> pool -> siblings -> rerank -> priorities -> dates ->
+provenance -> admission.
 
 Each stage is a module with a typed output (pool.py, siblings.py, rerank.py,
-priorities.py, admission.py); `Searcher.search` runs them in order and records
+priorities.py, dating.py, provenance.py, admission.py); `Searcher.search` runs them in order and records
 what each did. Invariant 1 holds by construction: the perimeter is a mask
 inside BM25 and a `where` inside Chroma, siblings are drawn through the same
 mask, and a dense hit that the catalog places outside the perimeter (an index
@@ -30,11 +31,12 @@ from lexcite import config
 from lexcite.catalog import Catalog
 from lexcite.config import Settings
 from lexcite.contract import Candidate, CitationRef, Hit, Perimeter, ProvisionEvidence, SearchResult
-from lexcite.errors import ConfigError, IndexMismatch
+from lexcite.errors import CitationError, ConfigError, IndexMismatch
 from lexcite.index.admission import Admission, admit, bonus_unit, score_scale, threshold_for
 from lexcite.index.bm25 import BM25Index, fingerprint
 from lexcite.index.build import bm25_path, check_store
 from lexcite.index.chunks import Passage, candidate, passages
+from lexcite.index.dating import date_setters
 from lexcite.index.dense import DenseStore, backend_name, open_client
 from lexcite.index.embed import get_embedder
 from lexcite.index.manifest import FIX, NO_INDEX, check, load_manifest
@@ -48,6 +50,7 @@ from lexcite.index.rerank import Reranker, load_reranker, rerank
 from lexcite.index.scope import Scope
 from lexcite.index.siblings import Siblings, expand
 from lexcite.index.stages import ABLATION, Params, Stages, stages_key
+from lexcite.ingest.dates import UnitDates
 from lexcite.question import cues
 
 __all__ = ["Searcher", "Stages", "Params", "ABLATION", "search", "stages_key", "stage_table"]
@@ -256,6 +259,16 @@ class Searcher:
                 for i, bonus in named_bonuses(final, positions, unit, weight, P.named_boosted).items():
                     final[i] += bonus
                     scores.setdefault(i, {})[key] = bonus
+        if stages.dates and final and cues(query).date:
+            t = time.perf_counter()
+            order = sorted(final, key=lambda i: (-final[i], self._pos[self.passages[i].key]))
+            lifted = date_setters(query, order, final, self.passages, self._unit_dates,
+                                  lambda ref: [j for j in self._by_ref.get(str(ref), []) if mask[j]], P.dates_top)
+            for j, score in lifted.scores.items():
+                final[j] = score
+                via.setdefault(j, "dates")
+                scores.setdefault(j, {})["sets_date_of"] = float(lifted.set_for[j])
+            timings["dates"] = time.perf_counter() - t
         ranked_idx = sorted(final, key=lambda i: (-final[i], self._pos[self.passages[i].key]))
         if stages.provenance and not asks_about_a_change(query):
             t = time.perf_counter()
@@ -298,6 +311,12 @@ class Searcher:
         return group_provisions(seeds, self.passages, self._siblings.group, mask, self._title, budget, rest)
 
     # -- helpers ---------------------------------------------------------------
+
+    def _unit_dates(self, ref: CitationRef) -> UnitDates | None:
+        try:
+            return self.catalog.unit_dates(ref)
+        except CitationError:  # an index out of step with the catalog: the unit has no dates to give
+            return None
 
     def _title(self, provision: CitationRef) -> str:
         return self._titles.get(str(provision), provision.unit)

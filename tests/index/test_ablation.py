@@ -22,8 +22,10 @@ NAMED = {
     "+named": {"bm25", "dense", "siblings", "rerank", "binding_priority", "value_priority", "named"},
     "+provenance": {"bm25", "dense", "siblings", "rerank", "binding_priority", "value_priority", "named",
                     "provenance"},
+    "+dates": {"bm25", "dense", "siblings", "rerank", "binding_priority", "value_priority", "named",
+               "provenance", "dates"},
     "+definitions": {"bm25", "dense", "siblings", "rerank", "binding_priority", "value_priority", "named",
-                     "provenance", "definitions"},
+                     "provenance", "dates", "definitions"},
 }
 
 
