@@ -281,5 +281,6 @@ class ActNames:
 
 def short_title(title: str) -> str | None:
     """The short title an act's full title ends with: '... (General Data Protection Regulation)' -> that name."""
-    found = _SHORT_TITLE.findall(title)
+    # "(Text with EEA relevance)" closes many titles (Formex keeps it in the title): a note, not a name
+    found = [f for f in _SHORT_TITLE.findall(title) if not f.lower().startswith("text with eea relevance")]
     return found[-1] if found else None

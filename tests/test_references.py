@@ -87,6 +87,10 @@ def test_acts_go_by_their_celex_number_short_title_and_short_forms():
 def test_short_title_is_the_name_in_brackets_a_title_ends_with():
     assert short_title(GDPR[1]) == "General Data Protection Regulation"
     assert short_title("REGULATION (EU) No 167/2013 of the European Parliament") is None
+    # the Cybersecurity Act's Formex title ends with the EEA note, which is no name
+    assert short_title("Regulation (EU) 2019/881 ... repealing Regulation (EU) No 526/2013 (Cybersecurity Act) "
+                       "(Text with EEA relevance)") == "Cybersecurity Act"
+    assert short_title("Regulation (EU) 2024/2981 (Text with EEA relevance)") is None
 
 
 def test_a_wrong_reference_gets_the_nearest_held_units_of_its_provision():
