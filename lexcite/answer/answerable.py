@@ -143,7 +143,7 @@ def _absent_head(question: str, texts: Sequence[str], known: Iterable[str]) -> s
         return None
     present = {t for text in texts for t in content_terms(text)}
     # the light stemmer leaves 'malfunct' (malfunction) beside 'malfunction' (malfunctioning): a shared start counts
-    found = any(t in present or any(len(t) >= 5 and p.startswith(t) for p in present) for t in head)
+    found = all(t in present or any(len(t) >= 5 and p.startswith(t) for p in present) for t in head)
     return None if found else m.group(1).strip()
 
 

@@ -280,6 +280,7 @@ class ExtractiveGenerator:
             chosen += more
             covered |= cand.terms
             seen.add(cand.sid)
+        chosen = self._with_points(chosen, by_sid)
         text = "\n".join(f"{cand.text} [{cand.sid}]" for cand in chosen)
         score_of = {id(cand): s for s, cand in scored}
         params["scores"] = [round(score_of[id(cand)], 4) for cand in chosen if id(cand) in score_of]
@@ -319,6 +320,25 @@ class ExtractiveGenerator:
                 break
             out += part
         return out or None
+
+    def _with_points(self, chosen: list[_Candidate], by_sid: dict[str, list[_Candidate]]) -> list[_Candidate]:
+        """`chosen`, each sentence that opens a list ("... any of the following:") followed by the points of that
+        list the evidence holds as units of their own, in order, as far as the answer's length allows: the
+        opening words alone state nothing. Added last, so that they never push out a unit chosen for itself."""
+        out = list(chosen)
+        for head in [x for x in chosen if x.text.rstrip().endswith(":")]:
+            points = sorted((sid for sid, cands in by_sid.items() if cands[0].unit.rpartition(".")[0] == head.unit
+                             and cands[0].unit.rpartition(".")[2].startswith("pnt_")),
+                            key=lambda sid: _natural(by_sid[sid][0].unit))
+            at = out.index(head) + 1
+            for sid in points:
+                if sid in {x.sid for x in out}:
+                    continue
+                if sum(len(x.text) for x in (*out, *by_sid[sid])) > self.max_chars:
+                    break
+                out[at:at] = by_sid[sid]
+                at += len(by_sid[sid])
+        return out
 
     def _quote(self, best: _Candidate, unit: list[_Candidate], shape: Shape) -> list[_Candidate]:
         """What to quote of the best sentence's unit: all of it when short or when it is the list asked for,

@@ -62,6 +62,19 @@ class TestOnRealUnits:
         # a word people use for what the acts call an undertaking or an enterprise is never decisive
         assert check("Which companies must follow these rules?", evidence, ACTS).answerable
 
+    def test_every_word_of_the_thing_asked_for_must_be_spoken_of(self, units):
+        # Article 44 speaks of a language (certificates drawn up in a language the authorities understand), not of
+        # programming: one word of two is not the thing the question asks for
+        evidence = units.evidence("art_44.par_1", "art_6.par_2")
+        v = check("Which programming languages does the AI Act ban for building high-risk systems?", evidence, ACTS)
+        assert not v.answerable and "programming languages" in v.reason
+        assert check("Which high-risk systems does Article 6 list?", evidence, ACTS).answerable
+
+    def test_a_provision_reference_is_not_a_name(self, units):
+        v = check("Which cases listed in Art 35(3) GDPR make a data protection impact assessment mandatory?",
+                  units.evidence(f"{GDPR}#art_35.par_3"), ACTS)
+        assert v.answerable
+
     def test_the_words_of_a_date_in_the_question_are_not_names(self, units):
         evidence = units.evidence("art_4", "art_113")
         for q in ("In May 2025, did providers have to ensure AI literacy?",

@@ -31,6 +31,14 @@ def test_a_list_question_gets_every_point_of_the_list_each_citing_its_point(unit
     assert "critical infrastructure" in draft.text and draft.params["list"] == "art_3.pnt_49"
 
 
+def test_a_quoted_sentence_that_opens_a_list_is_followed_by_its_points(units):
+    # the definition of 'serious incident' ends "... any of the following:"; quoted alone it states nothing
+    draft, quoted = answer(units, "What is a 'serious incident'?", "art_3.pnt_49", "art_3.pnt_49.pnt_c",
+                           "art_3.pnt_49.pnt_a", "art_3.pnt_49.pnt_d", "art_3.pnt_49.pnt_b")
+    assert [u for _, u in quoted] == ["art_3.pnt_49", *(f"art_3.pnt_49.pnt_{p}" for p in "abcd")]
+    assert quoted[0][0].endswith("any of the following:") and "critical infrastructure" in draft.text
+
+
 def test_does_it_apply_gets_the_does_not_apply_clause(units):
     _, quoted = answer(units, "If I use an AI image generator just for my own hobby at home, do I have any "
                               "obligations under the AI Act?", "art_26.par_1", "art_50.par_2", "art_2.par_10")
