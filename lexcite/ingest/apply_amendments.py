@@ -18,7 +18,9 @@ Changed and inserted units carry `changed_by` = the amending unit's reference
 (`32026R1744@2026-07-24#art_1.pnt_5`) and link to the amending act. The result is stored with
 `Catalog.store`, which makes it current and closes the base version's validity at that date.
 A version of the same date that did not come from here (a consolidated text) always wins: it
-is never overwritten, and ingesting one later replaces the derived version.
+is never overwritten, and ingesting one later replaces the derived version as the version's text;
+the derived units are then kept beside it (`Catalog.derived_units`, `lexcite show REF --derived`)
+with the comparison (`lexcite.ingest.consolidation`).
 """
 
 from __future__ import annotations
@@ -748,7 +750,8 @@ def _apply_to_target(catalog: Catalog, amending: AmendingAct, target: str, seqs:
         assert existing is not None
         check = compare_versions(_version_units(catalog, existing), units, official_source=existing.source,
                                  derived_source=how)
-        catalog.store_consolidation_check(target, existing.version, existing.language, check.to_dict())
+        catalog.store_consolidation_check(target, existing.version, existing.language, check.to_dict(),
+                                          derived=units, changed_by=changed)
         res.check = check
         res.note = (f"the stored {existing.format} version {target}@{existing.version} prevails; the derived one "
                     f"agrees on {len(check.units_equal)} of its units ({check.share_equal:.1%}): "
