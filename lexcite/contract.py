@@ -18,6 +18,8 @@ __all__ = [
     "UNIT_KINDS",
     "Unit",
     "ParsedAct",
+    "CONSOLIDATED_FORMATS",
+    "DERIVED_FORMAT",
     "CitationRef",
     "Perimeter",
     "Hit",
@@ -113,6 +115,13 @@ class Unit:
         kw["footnotes"] = tuple(kw.get("footnotes") or ())
         kw["binding"] = bool(kw.get("binding", True))
         return cls(**kw)
+
+
+# Official consolidated texts (a consolidated CONVEX page, a consolidated Formex package): the
+# Publications Office's own application of the amending acts they name, never an amending act.
+CONSOLIDATED_FORMATS = ("consolidated", "formex_consolidated")
+# A version lexcite built itself by applying amending acts (lexcite/ingest/apply_amendments.py).
+DERIVED_FORMAT = "amended"
 
 
 @dataclass(frozen=True)

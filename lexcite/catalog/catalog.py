@@ -32,6 +32,7 @@ from lexcite.contract import (
     Fact,
     ParsedAct,
     Perimeter,
+    Unit,
     UnitRecord,
     VersionRow,
 )
@@ -462,20 +463,44 @@ class Catalog:
 
     # -- official consolidation vs derived version (lexcite/ingest/consolidation.py) -------------------------
 
-    def store_consolidation_check(self, act: str, version: str, language: str, result: dict[str, Any]) -> bool:
-        """Keep the comparison of an official consolidated version with the derived one; the same result
-        writes nothing (invariant 5). True if written."""
+    def store_consolidation_check(self, act: str, version: str, language: str, result: dict[str, Any],
+                                  derived: Sequence[Unit], changed_by: Iterable[tuple[str, str]] = ()) -> bool:
+        """Keep the comparison of an official consolidated version with the derived one, and the derived
+        units themselves (`derived_units`: the official text is the version's, the derived one stays
+        readable); the same result and units write nothing (invariant 5). True if written."""
         text = json.dumps(result, ensure_ascii=False, sort_keys=True)
+        changes = dict(changed_by)
+        rows = [(u.unit, u.position, json.dumps(u.to_dict(), ensure_ascii=False, sort_keys=True), changes.get(u.unit))
+                for u in sorted(derived, key=lambda u: u.position)]
+        key = (act, version, language)
         old = self.conn.execute("SELECT result FROM consolidation_checks WHERE act=? AND version=? AND language=?",
-                                (act, version, language)).fetchone()
-        if old is not None and old["result"] == text:
+                                key).fetchone()
+        old_rows = [tuple(r) for r in self.conn.execute(
+            "SELECT unit, position, data, changed_by FROM derived_units WHERE act=? AND version=? AND language=? "
+            "ORDER BY position", key)]
+        if old is not None and old["result"] == text and old_rows == rows:
             return False
         with self.transaction() as c:
             c.execute("INSERT INTO consolidation_checks (act, version, language, result, checked_at) "
                       "VALUES (?, ?, ?, ?, ?) ON CONFLICT(act, version, language) DO UPDATE SET "
                       "result=excluded.result, checked_at=excluded.checked_at",
-                      (act, version, language, text, _now()))
+                      (*key, text, _now()))
+            c.execute("DELETE FROM derived_units WHERE act=? AND version=? AND language=?", key)
+            c.executemany("INSERT INTO derived_units (act, version, language, unit, position, data, changed_by) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?)", [(*key, *r) for r in rows])
         return True
+
+    def derived_units(self, act: str, version: str, language: str, under: str | None = None,
+                      ) -> list[tuple[Unit, str | None]]:
+        """The units lexcite derived for a version an official consolidation holds, in document order, each
+        with the amending unit that changed it; `under`: that unit and its parts only. [] when none are kept."""
+        sql = "SELECT data, changed_by FROM derived_units WHERE act=? AND version=? AND language=?"
+        args: list[Any] = [act, version, language]
+        if under is not None:
+            sql += " AND (unit=? OR substr(unit, 1, ?)=?)"
+            args += [under, len(under) + 1, under + "."]
+        return [(Unit.from_dict(json.loads(r["data"])), r["changed_by"])
+                for r in self.conn.execute(sql + " ORDER BY position", args)]
 
     def consolidation_checks(self, act: str) -> list[dict[str, Any]]:
         """The stored comparisons for `act`, latest version first (each with its `checked_at`)."""

@@ -171,6 +171,25 @@ def m_consolidation_checks(db: sqlite3.Connection) -> None:
     """)
 
 
+@MIGRATIONS
+def m_derived_units(db: sqlite3.Connection) -> None:
+    """The units lexcite derived for a version that an official consolidation holds (DESIGN.md, "Time":
+    kept as the check against it): the official text is the version's units, these stay readable
+    (`lexcite show REF --derived`). One row per unit, the unit as JSON (Unit.to_dict)."""
+    run_script(db, """
+    CREATE TABLE derived_units (
+        act TEXT NOT NULL,
+        version TEXT NOT NULL,
+        language TEXT NOT NULL,
+        unit TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        changed_by TEXT,
+        PRIMARY KEY (act, version, language, unit)
+    );
+    """)
+
+
 def migrate(conn: sqlite3.Connection, path: Path) -> list[str]:
     """Bring the catalog at `path` up to date; returns the steps that ran.
 

@@ -131,3 +131,5 @@ def consolidation_check(
             out.print(f"    {diff.unit}: {diff.diff()}", markup=False, highlight=False)
         for what, ids in (("only official", c.only_official), ("only derived", c.only_derived)):
             out.print(f"  {what}: {len(ids)}" + (f" — {', '.join(ids)}" if ids else ""), markup=False)
+        out.print(f"  a unit's derived text: lexcite show {c.act}@{c.version}#UNIT --derived", markup=False,
+                  highlight=False)

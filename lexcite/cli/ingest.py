@@ -18,6 +18,7 @@ from lexcite.printable import printable
 
 if TYPE_CHECKING:
     from lexcite.catalog import UnitRecord
+    from lexcite.ingest.consolidation import DerivedText
     from lexcite.ingest.dates import Dated, UnitDates
 
 
@@ -185,6 +186,10 @@ def show(
     language: Annotated[str | None, typer.Option("--language", help="ISO 639-1 code; default: English "
                                                                     "when held.")] = None,
     history: Annotated[bool, typer.Option("--history", help="Every version of the unit.")] = False,
+    derived: Annotated[bool, typer.Option("--derived", help="The text lexcite derived for that version (its base "
+                                                            "version with the amending acts applied), kept when an "
+                                                            "official consolidation of the same date is the "
+                                                            "version's text.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object (with --history: a JSON array), the "
                                                          "unit's fields plus ref, status, valid_from, valid_to, "
                                                          "changed_by.")] = False,
@@ -192,15 +197,25 @@ def show(
     """Print one provision: its text (each paragraph on its own line), version, validity and link.
 
     No date: the current version. A date (in REF or --as-of) that is no version's date means the
-    version in force on that date.
+    version in force on that date. --derived: the derived text instead, with how it was built and
+    how it compares with the official one; search and answers keep using the official text.
     Example: lexcite show 'Art. 6(2) AI Act' --as-of 2025-01-01
+             lexcite show 'Art. 5 AI Act' --derived
     """
     from lexcite.catalog import Catalog
     from lexcite.catalog.locate import locate
 
+    if derived and history:
+        raise LexciteError("--derived shows the derived text of one version; leave out --history")
     with Catalog(settings=settings()) as catalog:
         check_date(as_of, "--as-of")
         found = locate(catalog, ref, act=act, as_of=as_of, language=language)
+        if derived:
+            from lexcite.ingest.consolidation import derived_text
+
+            unit = catalog.resolve(found.ref, language).unit
+            _show_derived(derived_text(catalog, unit.ref, unit.language), as_json)
+            return
         records = catalog.history(found.ref.act, found.ref.unit, language) if history else [
             catalog.resolve(found.ref, language)]
         parts = {id(rec): [c.unit.text for c in catalog.children(rec)] for rec in records}
@@ -225,6 +240,25 @@ def show(
         for text in parts[id(rec)] or [u.text]:
             out.print(printable(text), markup=False)
         out.print(f"[link={u.source_url}]{escape(u.source_url)}[/link]\n")
+
+
+def _show_derived(d: DerivedText, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(d.to_dict(), ensure_ascii=False, indent=1))
+        return
+    u = d.unit
+    out.print(f"[bold]{escape(str(u.ref))}[/bold]  {escape(printable(u.title))}")
+    out.print(f"derived by lexcite from {d.derived} ({u.language})"
+              + (f", changed by {d.changed_by}" if d.changed_by else ""), markup=False)
+    if d.official is not None:
+        said = {"equal": "the same text", "differs": "a different text", "only derived": "no such unit",
+                "not compared": "not compared (it has no recitals)"}[d.comparison or "not compared"]
+        out.print(f"the official consolidation {d.official} is this version's text: {said}", markup=False)
+        if d.diff:
+            out.print(f"  {printable(d.diff)}", markup=False)
+    for part in d.parts or (u,):
+        out.print(printable(part.text), markup=False)
+    out.print("")
 
 
 @app.command()

@@ -4,7 +4,8 @@ Incremental: each passage's embedded text is hashed; after an ingest only the
 passages whose text changed are re-embedded, those whose catalog facts changed
 (status, validity, tags) get new metadata, and removed ones are deleted.
 
-The BM25 index is saved beside it (LEXCITE_HOME/index/bm25), and the
+The BM25 index is saved beside it (LEXCITE_HOME/index/bm25), with the defined
+terms of every act (index/terms.json, lexcite/index/named.py), and the
 manifest (manifest.py) is written last; `--rebuild` builds new collections beside
 the ones searched and switches with the manifest, and an in-place update marks the
 manifest first, so an interruption is seen and repaired (interrupted.py). Calibration is a separate step
@@ -32,6 +33,7 @@ from lexcite.index.dense import DenseStore, backend_name, metadata, open_client,
 from lexcite.index.embed import DEFAULT_EMBEDDER, Embedder, get_embedder
 from lexcite.index.interrupted import build_lock, drop_leftovers, mark_building, meta_hash, observed
 from lexcite.index.manifest import FIX, MANIFEST_FORMAT, load_manifest, save_manifest
+from lexcite.index.named import save_terms, terms_path
 from lexcite.index.rerank import load_reranker, parse_spec
 
 __all__ = ["build", "BuildReport", "DEFAULT_RERANKER", "collection_name", "bm25_path", "check_store"]
@@ -251,7 +253,9 @@ def _build(catalog: Catalog, home: Path, url: str | None, rebuild: bool, embedde
                           mark if rr_name in live else lambda: None)
 
     texts = [p.text for p in items]
-    BM25Index(texts).save(bm25_path(home), fingerprint(texts))
+    tag = fingerprint(texts)
+    BM25Index(texts).save(bm25_path(home), tag)
+    save_terms(terms_path(home), items, tag)  # the defined terms, read once here rather than by each ask
     manifest = {
         "format": MANIFEST_FORMAT,
         "catalog_state": state,

@@ -4,9 +4,12 @@
   "articolo 50, paragrafo 2") is read with `lexcite.references` and resolved against the passages
   inside the perimeter: in the act it names, else in every act in scope. The unit and the passages
   under it join the candidates (a whole article or annex gives its units, first ones first).
-- A defined term: the term list is read from the parsed definitions of every act ("(14) 'X' means
-  ..." points) the first time it is needed. A question that asks what a term means ("how is profiling
-  defined", "what counts as a provider") gets that term's definition as a candidate.
+- A defined term: the term list is built from the parsed definitions of every act ("(14) 'X' means
+  ..." points) by `lexcite index` and saved beside the index (`terms_path`, term -> passage keys,
+  tagged with the fingerprint of the passages it was read from, like the BM25 index); it is read the
+  first time it is needed, and read from the passages again when the file is missing, damaged or
+  from other passages (an index built before it was saved). A question that asks what a term means
+  ("how is profiling defined", "what counts as a provider") gets that term's definition as a candidate.
 
 What joins is only a candidate: the reranker scores it like any other, and the priority it gets
 (`Params.named_bonus` for at most `Params.named_boosted` of them, `Params.definition_bonus`) is
@@ -16,10 +19,13 @@ does not (the retrievers find definitions already), so `Stages.definitions` is o
 
 from __future__ import annotations
 
+import json
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 
@@ -27,7 +33,7 @@ from lexcite.index.chunks import Passage
 from lexcite.question import cues
 from lexcite.references import ActNames, find_references
 
-__all__ = ["Named", "NamedCandidates", "defined_term"]
+__all__ = ["Named", "NamedCandidates", "defined_term", "defined_terms", "terms_path", "save_terms", "load_terms"]
 
 _MAX_PER_REFERENCE = 8  # a whole annex or article: its first units (the evidence adds the rest of the provision)
 _MAX_TERMS = 2
@@ -42,6 +48,41 @@ def defined_term(text: str) -> str | None:
     return " ".join(m[1].lower().split()) if m else None
 
 
+def defined_terms(passages: Sequence[Passage]) -> dict[str, list[str]]:
+    """Every term the passages define -> the keys of the passages that define it, in passage order."""
+    terms: dict[str, list[str]] = {}
+    for p in passages:
+        term = defined_term(p.body)
+        if term:
+            terms.setdefault(term, []).append(p.key)
+    return terms
+
+
+def terms_path(home: Path) -> Path:
+    return home / "index" / "terms.json"
+
+
+def save_terms(path: Path, passages: Sequence[Passage], fingerprint: str) -> None:
+    """Write the term list of `passages`, tagged with `fingerprint` (bm25.fingerprint of their texts)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"fingerprint": fingerprint, "terms": defined_terms(passages)}, ensure_ascii=False))
+    os.replace(tmp, path)  # atomic, as the manifest: a reader sees the old list or the new one, never half
+
+
+def load_terms(path: Path, fingerprint: str) -> dict[str, list[str]] | None:
+    """The term list saved at `path`, or None when there is none, it cannot be read, or it was built
+    from other passages (the caller then reads the passages)."""
+    try:
+        saved = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(saved, dict) or saved.get("fingerprint") != fingerprint or not isinstance(
+            saved.get("terms"), dict):
+        return None
+    return saved["terms"]
+
+
 @dataclass(frozen=True)
 class NamedCandidates:
     references: tuple[int, ...]  # passage positions under a provision the question cites
@@ -52,9 +93,12 @@ class NamedCandidates:
 class Named:
     """The passages under each unit id, and the defined terms, of one open index."""
 
-    def __init__(self, passages: Sequence[Passage], acts: Iterable[tuple[str, str]]):
+    def __init__(self, passages: Sequence[Passage], acts: Iterable[tuple[str, str]],
+                 terms_file: Path | None = None, fingerprint: str | None = None):
+        """`terms_file` and `fingerprint`: the term list `lexcite index` saved for these passages."""
         self._names = ActNames(acts)
         self._passages = passages
+        self._terms_file, self._fingerprint = terms_file, fingerprint
         self._under: dict[tuple[str, str], list[int]] = {}  # (act, unit id or an ancestor's) -> positions
         for i, p in enumerate(passages):
             u = p.record.unit
@@ -67,13 +111,14 @@ class Named:
         """The defined terms (term -> positions) and the pattern that finds them in a question.
 
         Read on first use, not as the index opens: definitions are off by default (`Stages.definitions`),
-        and reading them and compiling the pattern of every term is 10-20 ms of each `lexcite ask`.
+        and compiling the pattern of every term is milliseconds of each `lexcite ask`. The saved list
+        spares reading every passage; without one (an index from before it was saved) they are read.
         """
-        terms: dict[str, list[int]] = {}
-        for i, p in enumerate(self._passages):
-            term = defined_term(p.body)
-            if term:
-                terms.setdefault(term, []).append(i)
+        saved = (load_terms(self._terms_file, self._fingerprint)
+                 if self._terms_file is not None and self._fingerprint is not None else None)
+        by_key = saved if saved is not None else defined_terms(self._passages)
+        position = {p.key: i for i, p in enumerate(self._passages)}
+        terms = {t: [position[k] for k in keys if k in position] for t, keys in by_key.items()}
         longest_first = sorted(terms, key=len, reverse=True)  # "AI system" before "system"
         alternatives = "|".join(re.escape(t) for t in longest_first)
         pattern = re.compile(rf"(?<![\w-])({alternatives})(?:e?s)?(?![\w-])", re.I) if longest_first else None

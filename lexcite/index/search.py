@@ -40,7 +40,7 @@ from lexcite.index.dating import date_setters
 from lexcite.index.dense import DenseStore, backend_name, open_client
 from lexcite.index.embed import get_embedder
 from lexcite.index.manifest import FIX, NO_INDEX, check, load_manifest
-from lexcite.index.named import Named
+from lexcite.index.named import Named, terms_path
 from lexcite.index.perimeter import RecordMask, where
 from lexcite.index.pool import join
 from lexcite.index.priorities import ValueKinds, binding_bonuses, named_bonuses, value_bonuses
@@ -87,7 +87,8 @@ class Searcher:
             self._mask = RecordMask([p.record for p in self.passages])
             texts = [p.text for p in self.passages]
             # saved by `lexcite index`; an index built before BM25 was saved gets one in memory
-            self._bm25 = BM25Index.load(bm25_path(self.home), fingerprint(texts)) or BM25Index(texts)
+            tag = fingerprint(texts)
+            self._bm25 = BM25Index.load(bm25_path(self.home), tag) or BM25Index(texts)
             self.value_kinds = ValueKinds(self.passages)
             self._siblings = Siblings(self.passages)
             self._provenance = Provenance(self.passages)
@@ -109,7 +110,7 @@ class Searcher:
             self._client = client
             versions = list(self.catalog.versions())
             self._scope = Scope(v.title for v in versions)
-            self._named = Named(self.passages, {(v.act, v.title) for v in versions})
+            self._named = Named(self.passages, {(v.act, v.title) for v in versions}, terms_path(self.home), tag)
         except BaseException:
             self.close()
             raise

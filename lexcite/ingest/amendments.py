@@ -51,6 +51,7 @@ __all__ = [
     "entry_into_force",
     "read_amending_act",
     "is_amending_text",
+    "amended_acts",
     "link_counts",
 ]
 
@@ -397,6 +398,16 @@ class _Reader:
 def is_amending_text(texts: Iterable[str]) -> bool:
     """Cheap test on article texts: does any say "… is amended as follows:"?"""
     return any(ACT_AMENDED.match(clean_formula(t.split(":", 1)[0])) for t in texts if "amended as follows" in t[:300])
+
+
+def amended_acts(texts: Iterable[str]) -> list[str]:
+    """CELEX of each act whose "… is amended as follows:" sentence opens one of the article texts.
+
+    Read from stored text alone, so it also serves an amending act stored from Formex, whose
+    instructions are never read (2024/1183: "Regulation (EU) No 910/2014 is amended as follows:").
+    """
+    found = (ACT_AMENDED.match(clean_formula(t.split(":", 1)[0])) for t in texts if "amended as follows" in t[:300])
+    return list(dict.fromkeys(c for m in found if m and (c := celex_from_title(m["act"]))))
 
 
 def read_amending_act(root: etree._Element, act: str, version: str, language: str,

@@ -18,7 +18,9 @@ Changed and inserted units carry `changed_by` = the amending unit's reference
 (`32026R1744@2026-07-24#art_1.pnt_5`) and link to the amending act. The result is stored with
 `Catalog.store`, which makes it current and closes the base version's validity at that date.
 A version of the same date that did not come from here (a consolidated text) always wins: it
-is never overwritten, and ingesting one later replaces the derived version.
+is never overwritten, and ingesting one later replaces the derived version as the version's text;
+the derived units are then kept beside it (`Catalog.derived_units`, `lexcite show REF --derived`)
+with the comparison (`lexcite.ingest.consolidation`).
 """
 
 from __future__ import annotations
@@ -33,13 +35,14 @@ from pathlib import Path
 from lxml import etree, html
 
 from lexcite.catalog import Catalog, Source, StoreResult, VersionRow
-from lexcite.contract import CitationRef, ParsedAct, Unit
+from lexcite.contract import CONSOLIDATED_FORMATS, DERIVED_FORMAT, CitationRef, ParsedAct, Unit
 from lexcite.errors import CatalogError, CitationError, LexciteError
 from lexcite.ingest._markup import consolidated_link, read_html, text_of
 from lexcite.ingest.amendments import (
     AmendingAct,
     Instruction,
     Quoted,
+    amended_acts,
     is_amending_text,
     read_amending_act,
 )
@@ -57,7 +60,6 @@ __all__ = [
     "update_amendments",
 ]
 
-DERIVED_FORMAT = "amended"
 _ROMAN = re.compile(r"^(?=[IVXLC]+$)C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$", re.IGNORECASE)
 _ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 
@@ -82,6 +84,8 @@ class ApplyResult:
     # link order -> the date its change applies from: the later of the amending act's entry into force and the
     # date the (amended) act's application rules set for the changed unit (ingest/dates.py)
     applies_from: dict[int, str] = field(default_factory=dict)
+    # "32014R0910@2024-10-18": a stored official consolidation already incorporates this amending act
+    consolidated_in: str | None = None
 
     @property
     def applied(self) -> int:
@@ -667,6 +671,36 @@ def _base_version(catalog: Catalog, act: str, language: str, before: str) -> Ver
     return max(rows, key=lambda v: (v.valid_from, v.version)) if rows else None
 
 
+def _consolidation_with(catalog: Catalog, target: str, amending: str, since: str, language: str,
+                        ) -> VersionRow | None:
+    """The first stored official consolidation of `target` from `since` on that names `amending` among the
+    acts it incorporates (consolidated Formex GR.MOD.ACT, the consolidated page's ▼M list)."""
+    rows = [v for v in catalog.versions(target) if v.language == language and v.format in CONSOLIDATED_FORMATS
+            and v.version >= since and amending in v.modified_by]
+    return min(rows, key=lambda v: v.version) if rows else None
+
+
+def _not_read(catalog: Catalog, act: str, version: str, language: str, fmt: str) -> list[ApplyResult]:
+    """An amending act stored from a manifestation whose instructions are not read (2024/1183 as Formex):
+    for each act it amends, whether a stored official consolidation already has its changes."""
+    amending = f"{act}@{version}"
+    why = ApplyResult(amending, "", language, None, None,
+                      note=f"stored as {fmt}, and amendment instructions are read from OJ XHTML only: "
+                           f"ingest the OJ XHTML of {act} to apply them")
+    out: list[ApplyResult] = []
+    for target in amended_acts(catalog.texts(act, version, language, "article")):
+        res = ApplyResult(amending, target, language, None, None)
+        cons = _consolidation_with(catalog, target, act, version, language)
+        if cons is not None:
+            res.consolidated_in = f"{target}@{cons.version}"
+            res.note = f"its changes are in {res.consolidated_in}, the official consolidation already stored"
+        elif not any(v.language == language for v in catalog.versions(target)):
+            res.note = f"no version of {target} in {language!r} is stored"
+        out.append(res)
+    # The reason comes once, after the targets it leaves unchanged (none named: it is the whole line).
+    return out + ([why] if any(r.consolidated_in is None for r in out) or not out else [])
+
+
 def _version_units(catalog: Catalog, v: VersionRow) -> list[Unit]:
     return [r.unit for r in catalog.records(v.act, v.language) if r.unit.version == v.version]
 
@@ -683,6 +717,11 @@ def _apply_to_target(catalog: Catalog, amending: AmendingAct, target: str, seqs:
     if amending.applies_from is None:
         return pending(f"date of application unknown ({amending.applies_from_said})")
     base = _base_version(catalog, target, amending.language, amending.applies_from)
+    if base is None and (cons := _consolidation_with(catalog, target, amending.act, amending.version,
+                                                     amending.language)) is not None:
+        # Nothing to build on, but nothing is missing either: the official text has the changes.
+        res.consolidated_in = f"{target}@{cons.version}"
+        return pending(f"its changes are in {res.consolidated_in}, the official consolidation already stored")
     if base is None:
         return pending(f"no version of {target} in {amending.language!r} before {amending.applies_from} is stored")
     res.base_version = base.version
@@ -711,7 +750,8 @@ def _apply_to_target(catalog: Catalog, amending: AmendingAct, target: str, seqs:
         assert existing is not None
         check = compare_versions(_version_units(catalog, existing), units, official_source=existing.source,
                                  derived_source=how)
-        catalog.store_consolidation_check(target, existing.version, existing.language, check.to_dict())
+        catalog.store_consolidation_check(target, existing.version, existing.language, check.to_dict(),
+                                          derived=units, changed_by=changed)
         res.check = check
         res.note = (f"the stored {existing.format} version {target}@{existing.version} prevails; the derived one "
                     f"agrees on {len(check.units_equal)} of its units ({check.share_equal:.1%}): "
@@ -807,16 +847,27 @@ def update_amendments(catalog: Catalog, results: Iterable[StoreResult]) -> list[
     for v in catalog.versions():  # work an interrupted run left undone (killed between storing and applying)
         if v.format == "oj" and _owed(catalog, v):
             todo[(v.act, v.version, v.language)] = None
+    # An official consolidation just stored names the acts it incorporates: an amending act stored from
+    # Formex, never applied, is looked at again, since its changes are now in the catalog.
+    for r in results:
+        if r.format in CONSOLIDATED_FORMATS:
+            (row,) = [v for v in catalog.versions(r.act) if (v.version, v.language) == (r.version, r.language)]
+            for m in row.modified_by:
+                for v in catalog.versions(m):
+                    if v.language == r.language and v.format not in ("oj", DERIVED_FORMAT):
+                        todo[(v.act, v.version, v.language)] = None
     out: list[ApplyResult] = []
     # Earlier amending acts first: a later one builds on the version an earlier one produced.
     for a, ver, lang in sorted(todo, key=lambda k: (k[1], k[0], k[2])):
-        fmt = next((v.format for v in catalog.versions(a) if v.version == ver and v.language == lang), None)
+        fmt = next((v.format for v in catalog.versions(a) if v.version == ver and v.language == lang), "")
+        if fmt in CONSOLIDATED_FORMATS:
+            # An official consolidation is not an amending act, though it quotes one's articles (the AI
+            # Act's Articles 102-110 amend other acts): its own outcome and the consolidation check stand.
+            continue
         if fmt != "oj":
-            # Instructions are read from OJ XHTML only (lexcite/ingest/amendments.py): a Formex or
-            # consolidated manifestation of an amending act (2024/1183 as Formex) is stored as it is.
-            out.append(ApplyResult(f"{a}@{ver}", "", lang, None, None,
-                                   note=f"amending act stored as {fmt}: its instructions are read from OJ XHTML "
-                                        "only, so none were applied (ingest its OJ XHTML to apply them)"))
+            # Instructions are read from OJ XHTML only (lexcite/ingest/amendments.py): a Formex
+            # manifestation of an amending act (2024/1183) is stored as it is.
+            out += _not_read(catalog, a, ver, lang, fmt)
             continue
         try:
             out += apply_stored(catalog, a, ver, lang)

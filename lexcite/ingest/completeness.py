@@ -17,7 +17,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from lexcite.contract import ParsedAct
+from lexcite.contract import CONSOLIDATED_FORMATS, ParsedAct
 from lexcite.errors import CatalogError, ParseError
 from lexcite.ingest._markup import classes
 
@@ -27,7 +27,6 @@ __all__ = ["check_document_end", "check_final_provisions", "check_sequences", "c
 # The class that marks the final provisions / signature block, per HTML format. Consolidated texts
 # carry no signature, so they have no entry.
 _FINAL_MARKERS = {"oj": ("oj-final", "oj-signatory"), "oj_old": ("final", "signatory")}
-_CONSOLIDATED = ("consolidated", "formex_consolidated")
 _ROMAN = re.compile(r"^(?=[mdclxvi]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _KINDS = {"rct": "recital", "art": "article", "par": "paragraph", "pnt": "point", "anx": "annex",
@@ -114,7 +113,7 @@ def check_sequences(parsed: ParsedAct, path: str | Path) -> None:
     17 to 19), so its numbering is not judged: the end-of-document check and the comparison with
     the stored version guard it.
     """
-    if parsed.format in _CONSOLIDATED:
+    if parsed.format in CONSOLIDATED_FORMATS:
         return
     siblings: dict[tuple[str, str], set[str]] = defaultdict(set)
     for u in parsed.units:
@@ -155,7 +154,7 @@ def check_not_shrinking(parsed: ParsedAct, stored_ids: set[str], path: str | Pat
     A consolidated text never carries the preamble, so recitals it lacks are not a loss it is judged by.
     """
     lost = stored_ids - {u.unit for u in parsed.units}
-    if parsed.format in _CONSOLIDATED:
+    if parsed.format in CONSOLIDATED_FORMATS:
         lost = {i for i in lost if not i.startswith("rct_")}
     if lost and not replace:
         raise CatalogError(

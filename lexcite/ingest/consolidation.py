@@ -7,6 +7,9 @@ whitespace normalisation, *differs* otherwise (with a word diff), or is in only 
 
 Recitals are left out when the official text has none: a consolidated text carries no preamble,
 while a derived version keeps its base act's recitals.
+
+The official text is then the version's text (search, `show`, answers); the derived units are kept
+with the check (`Catalog.derived_units`), and `derived_text` reads one back (`lexcite show --derived`).
 """
 
 from __future__ import annotations
@@ -14,12 +17,19 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lexcite.contract import Unit
+from lexcite.contract import DERIVED_FORMAT, CitationRef, Unit
+from lexcite.errors import CitationError
 from lexcite.ingest._markup import norm_space
 
-__all__ = ["ConsolidationCheck", "UnitDifference", "compare_versions", "word_diff"]
+if TYPE_CHECKING:
+    from lexcite.catalog import Catalog
+
+__all__ = ["ConsolidationCheck", "DerivedText", "UnitDifference", "compare_versions", "derived_text", "word_diff"]
+
+# How `apply_amendments` names the source of a derived version it stored itself.
+_DERIVED_SUFFIX = " (derived by lexcite)"
 
 
 @dataclass(frozen=True)
@@ -108,3 +118,59 @@ def word_diff(derived: str, official: str) -> str:
         if j2 > j1:
             parts.append("{+" + " ".join(b[j1:j2]) + "+}")
     return " ".join(p for p in parts if p)
+
+
+@dataclass(frozen=True)
+class DerivedText:
+    """One unit as lexcite derived it: the base version with the amending acts applied."""
+
+    unit: Unit
+    parts: tuple[Unit, ...]  # its direct parts (an article's paragraphs), in document order
+    changed_by: str | None  # the amending unit that last changed it
+    derived: str  # how: "32024R1689@2024-07-12 + 32026R1744@2026-07-24"
+    # the official consolidation that is this version's text, and how the unit compares with it
+    # ("equal", "differs", "only derived", "not compared": recitals, which a consolidation has none of);
+    # None when no official text of that date is stored and the derived one is the version's text
+    official: str | None = None
+    comparison: str | None = None
+    diff: str | None = None  # [-derived-]{+official+} when it differs
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.unit.to_dict(), "ref": str(self.unit.ref), "parts": [u.to_dict() for u in self.parts],
+                "changed_by": self.changed_by, "derived": self.derived, "official": self.official,
+                "comparison": self.comparison, "diff": self.diff}
+
+
+def derived_text(catalog: Catalog, ref: CitationRef, language: str) -> DerivedText:
+    """The text lexcite derived for the unit `ref` (a version with its date and unit) names.
+
+    Raises CitationError when lexcite derived no text for that version, or none for that unit.
+    """
+    version = next((v for v in catalog.versions(ref.act) if (v.version, v.language) == (ref.version, language)),
+                   None)
+    if version is None:
+        raise CitationError(f"{ref} [{language}]: no such version in the catalog; see `lexcite acts`")
+    if version.format == DERIVED_FORMAT:  # no official text of that date: the derived one is the version
+        rec = catalog.resolve(ref, language)
+        return DerivedText(rec.unit, tuple(c.unit for c in catalog.children(rec)), rec.changed_by,
+                           version.source.removesuffix(_DERIVED_SUFFIX))
+    check = next((c for c in catalog.consolidation_checks(ref.act)
+                  if (c["version"], c["language"]) == (version.version, language)), None)
+    if check is None:
+        raise CitationError(f"{ref} [{language}]: lexcite derived no text of this version (stored as "
+                            f"{version.format}); see lexcite amendments {ref.act}")
+    kept = catalog.derived_units(ref.act, version.version, language, under=ref.unit)
+    if not kept and not catalog.derived_units(ref.act, version.version, language):
+        # A check stored before the derived units were kept with it: applying again stores them.
+        amending = check["derived"].rsplit(" + ", 1)[-1].split("@")[0]
+        raise CitationError(f"{ref} [{language}]: the derived text was compared but not kept; "
+                            f"lexcite apply-amendments {amending} keeps it")
+    if not kept:
+        raise CitationError(f"{ref} [{language}]: the derived text has no unit {ref.unit}; "
+                            f"see lexcite consolidation-check {ref.act}")
+    unit, changed_by = kept[0]
+    differ = {d["unit"]: d["diff"] for d in check["units_differ"]}
+    comparison = ("equal" if unit.unit in check["units_equal"] else "differs" if unit.unit in differ
+                  else "only derived" if unit.unit in check["only_derived"] else "not compared")
+    return DerivedText(unit, tuple(u for u, _ in kept if u.parent == unit.unit), changed_by, check["derived"],
+                       check["official"], comparison, differ.get(unit.unit))

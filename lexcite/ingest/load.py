@@ -196,7 +196,8 @@ class Outcome:
 
     path: Path
     # new, updated, unchanged (as the catalog stored it); skipped (another file of that version is
-    # stored); failed; applied / unapplied (an amending act's changes to one target act)
+    # stored); failed; applied / unapplied / consolidated (an amending act's changes to one target act;
+    # consolidated: they are in a stored official consolidation, which prevails over a derived text)
     action: str
     result: StoreResult | None = None
     note: str = ""
@@ -242,7 +243,12 @@ def ingest_batch(
                                                     f"{chosen[key][2].name} ({MANIFESTATION_RULE})"))
         else:
             chosen[key] = (act, sha, doc)
-    seen: set[tuple[str, str, str]] = set()
+    seen: set[tuple[str, str, str, bool, bool]] = set()
+    # amending act -> where its "unapplied" line goes, its file and its unapplied results. The lines are
+    # written at the end: a target settled later in the batch (the official consolidation that has the
+    # changes, stored after the amending act) is then left out of them.
+    unapplied: dict[str, tuple[int, Path, list[ApplyResult]]] = {}
+    settled: set[tuple[str, str, str]] = set()
     for act, sha, doc in sorted(chosen.values(), key=lambda t: (t[0].version, t[0].act, t[0].language)):
         try:
             r = _store(catalog, act, sha, doc, overrides)
@@ -257,12 +263,23 @@ def ingest_batch(
         except LexciteError as e:
             out.append(Outcome(doc, "unapplied", note=f"stored, but its amendments were not applied: {e}"))
             continue
-        fresh = [a for a in applied if (a.amending, a.target, a.language) not in seen]
-        seen |= {(a.amending, a.target, a.language) for a in fresh}  # a target's other languages re-run them
+        # A target's other languages re-run them; a result of another kind (the official consolidation
+        # stored since, which has the changes) is news and gets its line.
+        fresh = [a for a in applied if _said(a) not in seen]
+        seen |= {_said(a) for a in fresh}
         out += [_applied(a, doc) for a in fresh if a.stored is not None]
-        waiting = [a for a in fresh if a.stored is None]
-        for amending in dict.fromkeys(a.amending for a in waiting):
-            out.append(_unapplied(doc, amending, [a for a in waiting if a.amending == amending]))
+        out += [_consolidated(a, doc) for a in fresh if a.stored is None and _in_official(a)]
+        settled |= {(a.amending, a.target, a.language) for a in fresh if a.stored is not None or _in_official(a)}
+        for a in fresh:
+            if a.stored is None and not _in_official(a):
+                unapplied.setdefault(a.amending, (len(out), doc, []))[2].append(a)
+    # The last place first, so that the earlier places stay where they were.
+    for _, (amending, (at, doc, results)) in sorted(enumerate(unapplied.items()), key=lambda t: (t[1][1][0], t[0]),
+                                                    reverse=True):
+        left = [a for a in results if (a.amending, a.target, a.language) not in settled]
+        # Every target it names is settled: the reason that held for them (its format) is moot.
+        if any(a.target for a in left) or not any(a.target for a in results):
+            out.insert(at, _unapplied(doc, amending, left))
     return out
 
 
@@ -275,9 +292,29 @@ def _applied(a: ApplyResult, doc: Path) -> Outcome:
                         f"{len(a.outcomes) - a.applied} not")
 
 
+def _said(a: ApplyResult) -> tuple[str, str, str, bool, bool]:
+    return a.amending, a.target, a.language, a.stored is not None, _in_official(a)
+
+
+def _in_official(a: ApplyResult) -> bool:
+    """The amending act's changes are in a stored official consolidation (compared, or named by it)."""
+    return a.check is not None or a.consolidated_in is not None
+
+
+def _consolidated(a: ApplyResult, doc: Path) -> Outcome:
+    """An amending act whose changes a stored official consolidation already has: nothing to apply."""
+    return Outcome(doc, "consolidated", note=f"{a.amending} → {a.target}: {a.note}")
+
+
 def _unapplied(doc: Path, amending: str, results: list[ApplyResult]) -> Outcome:
-    """One line for the targets an amending act could not be applied to, most often acts not stored."""
-    absent = [a.target for a in results if a.note.startswith("no version of")]
-    other = [f"{a.target} ({a.note})" for a in results if not a.note.startswith("no version of")]
+    """One line for the targets an amending act could not be applied to, most often acts not stored;
+    a result without a target gives the reason that holds for them all (the act's format)."""
+    named = [a for a in results if a.target]
+    absent = [a.target for a in named if a.note.startswith("no version of")]
+    other = [f"{a.target} ({a.note})" if a.note else a.target for a in named if a.target not in absent]
     parts = ([f"{len(absent)} act(s) not in the catalog: {', '.join(absent)}"] if absent else []) + other
-    return Outcome(doc, "unapplied", note=f"{amending} not applied to " + "; ".join(parts))
+    reasons = list(dict.fromkeys(a.note for a in results if not a.target))
+    note = f"{amending} not applied" + (" to " + "; ".join(parts) if parts else "")
+    if reasons:
+        note += f" ({'; '.join(reasons)})" if parts else f": {'; '.join(reasons)}"
+    return Outcome(doc, "unapplied", note=note)

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from lexcite.catalog import Catalog
+from lexcite.index import named as named_module
 from lexcite.index.chunks import passages
-from lexcite.index.named import Named, defined_term
+from lexcite.index.named import Named, defined_term, defined_terms, load_terms, save_terms
 
 from .conftest import AI, DP, ai_act, dp_act, parsed, store
 
@@ -80,3 +81,32 @@ def test_defined_term_reads_definition_points_only():
     assert defined_term("(4) 'profiling' means any form of automated processing") == "profiling"
     assert defined_term("(1) in Article 3, point (14) is replaced by the following: ‘(14) ‘x’ means y’") is None
     assert defined_term("Providers shall keep logs.") is None
+
+
+class TestTheSavedTermList:
+    """`lexcite index` saves the term list (named.save_terms); an index opens it instead of reading passages."""
+
+    def test_saved_and_loaded_it_is_what_the_passages_give(self, index, tmp_path):
+        ps, _ = index
+        save_terms(tmp_path / "terms.json", ps, "fp")
+        assert load_terms(tmp_path / "terms.json", "fp") == defined_terms(ps)
+        assert defined_terms(ps)["register keeper"] == [f"en:{TERMS}@2023-01-01#art_1.pnt_1"]
+
+    def test_a_named_index_uses_the_saved_list_without_reading_the_passages(self, index, tmp_path, monkeypatch):
+        ps, acts = index[0], {(p.record.unit.act, "") for p in index[0]}
+        save_terms(tmp_path / "terms.json", ps, "fp")
+        monkeypatch.setattr(named_module, "defined_terms", lambda _: pytest.fail("the passages were read"))
+        named = Named(ps, acts, tmp_path / "terms.json", "fp")
+        found = named.find("What is meant by register keepers?", _all(index), ())
+        assert _refs(index, found.definitions) == [f"{TERMS}#art_1.pnt_1"]
+
+    @pytest.mark.parametrize("content", [None, '{"fingerprint": "fp", "terms": {"regis', '[]',
+                                         '{"fingerprint": "other", "terms": {}}'])
+    def test_a_missing_cut_or_foreign_file_falls_back_to_the_passages(self, index, tmp_path, content):
+        ps, acts = index[0], {(p.record.unit.act, "") for p in index[0]}
+        path = tmp_path / "terms.json"
+        if content is not None:
+            path.write_text(content)
+        assert load_terms(path, "fp") is None
+        named = Named(ps, acts, path, "fp")
+        assert named.terms == index[1].terms and {"register keeper", "entry"} <= named.terms

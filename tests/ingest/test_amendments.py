@@ -22,6 +22,7 @@ from lexcite.ingest.amendments import (
     read_amending_act,
 )
 from lexcite.ingest.apply_amendments import derive, oj_subparagraphs, update_amendments
+from lexcite.ingest.consolidation import derived_text
 from lexcite.ingest.load import ingest_paths
 from lexcite.ingest.parse_oj import parse_oj
 
@@ -409,6 +410,18 @@ def test_a_consolidated_version_of_the_same_date_replaces_the_derived_one_and_st
         (check,) = c.consolidation_checks(AI)
         assert [(d["unit"], d["diff"]) for d in check["units_differ"]] == [
             ("art_4", "1. Providers and … out common objectives. {+[consolidated]+}")]
+        # ... and its text stays readable beside the official one
+        d = derived_text(c, CitationRef(AI, "2026-07-27", "art_4"), "en")
+        assert (d.comparison, d.diff) == ("differs", "1. Providers and … out common objectives. {+[consolidated]+}")
+        assert not d.unit.text.endswith("[consolidated]")
+
+
+@pytest.mark.integration
+def test_a_derived_version_without_official_text_is_its_own_derived_text(ingested):
+    cat, _ = ingested
+    d = derived_text(cat, CitationRef(AI, "2026-07-27", "art_4a"), "en")
+    assert (d.derived, d.official, d.comparison) == (f"{AI}@2024-07-12 + {OMNI}@2026-07-24", None, None)
+    assert d.changed_by == cat.resolve(f"{AI}#art_4a").changed_by and d.changed_by.startswith(OMNI)
 
 
 @pytest.mark.integration

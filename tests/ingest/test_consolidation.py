@@ -10,8 +10,9 @@ import sys
 import pytest
 
 from lexcite.catalog import Catalog
-from lexcite.contract import Unit
-from lexcite.ingest.consolidation import ConsolidationCheck, compare_versions, word_diff
+from lexcite.contract import CitationRef, Unit
+from lexcite.errors import CitationError
+from lexcite.ingest.consolidation import ConsolidationCheck, compare_versions, derived_text, word_diff
 from lexcite.ingest.load import ingest_paths
 
 AI_ACT, OMNIBUS, OFFICIAL = "32024R1689.oj.xhtml", "32026R1744.oj.xhtml", "fmx4/02024R1689-20260727"
@@ -76,11 +77,42 @@ class TestAiActOfJuly2026:
         assert catalog.resolve("32024R1689#art_4a").unit.version == "2026-07-27"
 
     def test_ingesting_the_same_documents_again_writes_nothing(self, catalog, corpus):
+        kept = catalog.derived_units("32024R1689", "2026-07-27", "en")
         before = catalog.state(), catalog.consolidation_checks("32024R1689")
 
         ingest_paths(catalog, [corpus / AI_ACT, corpus / OMNIBUS, corpus / OFFICIAL])
 
         assert (catalog.state(), catalog.consolidation_checks("32024R1689")) == before
+        assert catalog.derived_units("32024R1689", "2026-07-27", "en") == kept
+
+
+@pytest.mark.integration
+class TestTheDerivedTextStaysReachable:
+    def test_every_derived_unit_is_kept_beside_the_official_text(self, catalog):
+        kept = catalog.derived_units("32024R1689", "2026-07-27", "en")
+        official = [r.unit for r in catalog.records("32024R1689", "en") if r.unit.version == "2026-07-27"]
+
+        # the 1418 units compared, and the base act's 180 recitals (a consolidation has no preamble)
+        assert len(kept) == 1418 + 180 and sum(u.kind == "recital" for u, _ in kept) == 180
+        # the version's own units, which search and answers read, are the official ones: no recital
+        assert len(official) == 1418 and not any(u.kind == "recital" for u in official)
+
+    def test_a_changed_article_reads_back_with_how_it_was_built(self, catalog):
+        d = derived_text(catalog, CitationRef("32024R1689", "2026-07-27", "art_4"), "en")
+
+        assert (d.derived, d.changed_by) == ("32024R1689@2024-07-12 + 32026R1744@2026-07-24",
+                                             "32026R1744@2026-07-24#art_1.pnt_5")
+        assert d.official.endswith("02024R1689-20260727") and (d.comparison, d.diff) == ("equal", None)
+        assert [p.unit for p in d.parts] == ["art_4.par_1", "art_4.par_2", "art_4.par_3"]
+        assert d.unit.text.startswith("1. Providers and deployers of AI systems shall take measures")
+
+    def test_a_recital_is_derived_but_not_compared(self, catalog):
+        d = derived_text(catalog, CitationRef("32024R1689", "2026-07-27", "rct_1"), "en")
+        assert (d.unit.kind, d.comparison, d.parts) == ("recital", "not compared", ())
+
+    def test_the_original_text_was_derived_from_nothing(self, catalog):
+        with pytest.raises(CitationError, match="lexcite derived no text of this version"):
+            derived_text(catalog, CitationRef("32024R1689", "2024-07-12", "art_4"), "en")
 
 
 def lexcite(*args: str) -> subprocess.CompletedProcess[str]:
@@ -101,6 +133,28 @@ class TestCommand:
         assert (len(d["units_equal"]), d["units_differ"], d["share_equal"]) == (1418, [], 1.0)
         text = lexcite("consolidation-check", "32024R1689").stdout
         assert "units equal: 1418 of 1418 official units (100.0%)" in text
+
+    def test_show_derived_prints_the_derived_text_and_where_it_came_from(self, corpus):
+        r = lexcite("ingest", str(corpus / AI_ACT), str(corpus / OMNIBUS), str(corpus / OFFICIAL))
+        assert r.returncode == 0, r.stderr
+
+        r = lexcite("show", "Art. 4 AI Act", "--derived")
+        assert r.returncode == 0, r.stderr
+        said = " ".join(r.stdout.split())
+        assert said.startswith("32024R1689@2026-07-27#art_4 Article 4 — AI literacy derived by lexcite from "
+                               "32024R1689@2024-07-12 + 32026R1744@2026-07-24 (en), changed by "
+                               "32026R1744@2026-07-24#art_1.pnt_5")
+        assert "02024R1689-20260727 is this version's text: the same text 1. Providers and deployers" in said
+        d = json.loads(lexcite("show", "32024R1689#art_4.par_1", "--derived", "--json").stdout)
+        assert (d["ref"], d["comparison"], d["parts"]) == ("32024R1689@2026-07-27#art_4.par_1", "equal", [])
+        # without --derived, the official text (the Formex links to the act; the derived text to the
+        # consolidation of its date, where the Omnibus changed the unit)
+        official = json.loads(lexcite("show", "32024R1689#art_4", "--json").stdout)
+        derived = json.loads(lexcite("show", "32024R1689#art_4", "--derived", "--json").stdout)
+        assert official["version"] == derived["version"] == "2026-07-27"
+        assert (official["source_url"], derived["source_url"]) == (
+            "https://eur-lex.europa.eu/legal-content/EN/TXT/HTML/?uri=CELEX:32024R1689#art_4",
+            "https://eur-lex.europa.eu/legal-content/EN/TXT/HTML/?uri=CELEX:02024R1689-20260727#art_4")
 
     def test_an_act_without_a_check_is_one_error_line_naming_what_to_ingest(self, corpus):
         r = lexcite("consolidation-check", "32016R0679")
