@@ -22,6 +22,7 @@ import tempfile
 import threading
 import time
 import zipfile
+import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -327,7 +328,8 @@ def zip_members_sha256(data: bytes) -> str:
             if sum(i.file_size for i in members) > _MAX_ZIP_BYTES:
                 raise ValueError(f"the zip unpacks to more than {_MAX_ZIP_BYTES} bytes")
             return package_sha256({i.filename: zf.read(i) for i in members})
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError) as e:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, zlib.error, OSError,
+            RuntimeError, ValueError) as e:  # a damaged member header: a negative seek, an undecodable name
         raise ValueError(f"not a readable zip ({e})") from e
 
 

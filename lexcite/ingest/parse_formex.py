@@ -136,7 +136,9 @@ def formex_files_from_zip(data: bytes, path: Path) -> dict[str, bytes]:
                 with zf.open(info) as member:
                     # ZipExtFile never returns more than the declared size; a lying header fails the CRC.
                     blob = member.read(info.file_size + 1)
-            except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError) as e:
+            # a damaged local header gives a negative seek or an undecodable name (ValueError)
+            except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError,
+                    ValueError) as e:
                 raise ParseError(path, where, f"cannot be read: {e}") from None
             if len(blob) != info.file_size:
                 raise ParseError(path, where, "size differs from the zip header; refusing it")
