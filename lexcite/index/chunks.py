@@ -73,7 +73,15 @@ def candidate(p: Passage, score: float, stage_scores: dict[str, float] | None = 
     return Candidate(ref=u.ref, title=u.title, text=u.text if text is None else text, status=rec.status,
                      binding=u.binding, source_url=u.source_url, score=float(score),
                      stage_scores={k: float(v) for k, v in (stage_scores or {}).items()}, via=via,
-                     changed_by=CitationRef.parse(rec.changed_by) if rec.changed_by else None)
+                     changed_by=_enacting_unit(rec.changed_by))
+
+
+def _enacting_unit(changed_by: str | None) -> CitationRef | None:
+    """The amending unit that enacted a text; None when none, or when an official consolidation's marker
+    names only the amending act ("32026R1744"): there is no unit to cite."""
+    if not changed_by or "#" not in changed_by:
+        return None
+    return CitationRef.parse(changed_by)
 
 
 def passage_key(record: UnitRecord) -> str:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from lexcite.catalog import Catalog
-from lexcite.index.chunks import chunk_id, chunk_texts, passages, unit_key
+from lexcite.index.chunks import candidate, chunk_id, chunk_texts, passages, unit_key
 
 from .conftest import AI, ai_act, parsed, store
 
@@ -82,6 +84,15 @@ def test_long_unit_is_split_into_overlapping_chunks_that_repeat_its_heading(reco
 def test_short_unit_is_one_chunk(records):
     p = next(p for p in passages(records) if p.record.unit.unit == "art_5")
     assert chunk_texts(p, max_words=120) == [p.text]
+
+
+def test_an_official_consolidations_marker_names_no_unit_to_cite(records):
+    # consolidated Formex marks a changed unit with the amending act only ("32026R1744"): a candidate, no citation
+    p = passages(records)[0]
+    marked = replace(p, record=replace(p.record, changed_by="32026R1744"))
+    assert candidate(marked, 0.5).changed_by is None
+    enacted = replace(p, record=replace(p.record, changed_by="32026R1744@2026-07-24#art_1.pnt_5"))
+    assert str(candidate(enacted, 0.5).changed_by) == "32026R1744@2026-07-24#art_1.pnt_5"
 
 
 def test_chunk_ids_map_back_to_their_unit():
