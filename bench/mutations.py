@@ -33,8 +33,9 @@ from lexcite.ingest.load import Overrides, read_document
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus" / "raw"
 # What `lexcite ingest` must be told of a file that does not say it: the DGA's Formex act file has no OJ
-# publication date (`lexcite ingest --version 2022-06-03`).
-OVERRIDES = {"fmx4/32022R0868": Overrides(version="2022-06-03")}
+# publication date (`lexcite ingest --version 2022-06-03`); a guidance note is ingested as not binding.
+OVERRIDES = {"fmx4/32022R0868": Overrides(version="2022-06-03"),
+             "data/guidance/ai-literacy-guidance.xhtml": Overrides(binding=False)}
 DEFAULT = ["32024R2977.oj.html", "fmx4/32022L2555", "32024R1689.oj.xhtml", "32016R0679.oj.html",
            "02024R1689-20240712.consolidated.nl.html", "fmx4/32024R1689"]
 

@@ -94,6 +94,8 @@ def check_coverage(root: etree._Element, parsed: ParsedAct, fmt: str, path: str 
     if not text_classes or not anchors:
         return
     _check_nesting(root, anchors, path)
+    if fmt == "oj":
+        _check_bare_text(root, anchors, path)
     stray = [(before, t) for before, el in _outside_units(root, anchors, text_classes)
              if (t := text_of(el)) and not t.startswith(_NO_UNIT_LINES)]
     if stray:
@@ -115,6 +117,20 @@ def _check_nesting(root: etree._Element, anchors: dict[str, str], path: str | Pa
             raise ParseError(path, anchors.get(outer, f"div#{outer}"),
                              f"the element of {eid} lies inside the element of {outer} (a closing tag is lost), so "
                              f"{eid} would be read as text of {outer}: the markup is damaged")
+
+
+def _check_bare_text(root: etree._Element, anchors: dict[str, str], path: str | Path) -> None:
+    """In an OJ act all text of a unit is inside its paragraphs' and points' elements: text standing bare in a
+    unit's div (a paragraph's opening tags cut, 'ss="oj-normal">2. By derogation …') belongs to no unit."""
+    for el in root.iter("div"):
+        uid = anchors.get(el.get("id") or "")
+        if uid is None:
+            continue
+        for div in el.iter("div"):
+            bare = next((t.strip() for t in (div.text, *(k.tail for k in div)) if t and t.strip()), None)
+            if bare:
+                raise ParseError(path, uid, f"text outside any paragraph's or point's markup ({bare[:40]!r}…): "
+                                 "the markup is damaged")
 
 
 def _label_ok(label: str) -> bool:

@@ -158,6 +158,14 @@ class TestNoGapToSee:
         self._refused(corpus, tmp_path, name, data[:at] + data[cut:],
                       r"a paragraph without its number after numbered ones \('The annual report.*at art_71")
 
+    def test_a_paragraphs_opening_tags_cut_leave_its_text_bare_in_the_article(self, corpus, tmp_path):
+        # DSA Article 29(2): '<div id="029.002">\n   <p cla' cut, so "2. By derogation ..." stands as bare text
+        data = (corpus / "32022R2065.oj.xhtml").read_bytes()
+        at = data.index(b'<div id="029.002">')
+        cut = data.index(b"<p cla", at) + len(b"<p cla")
+        self._refused(corpus, tmp_path, "32022R2065.oj.xhtml", data[:at] + data[cut:],
+                      r"text outside any paragraph's or point's markup \('ss=\"oj-normal\">2\..*at art_29")
+
 
 class TestGaps:
     def test_numbers_letters_and_romans(self):
