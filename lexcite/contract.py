@@ -142,6 +142,9 @@ class ParsedAct:
     changed_units: tuple[tuple[str, str], ...] = ()
     # article id -> the chapter/section it lies in ("cpt_III.sct_4"), where the markup says (ingest/dates.py)
     divisions: tuple[tuple[str, str], ...] = ()
+    # unit ids a consolidated text marks as deleted (kept between deletion markers, not units): the only gaps
+    # its numbering may have; None when the format does not say what was deleted
+    deleted: tuple[str, ...] | None = None
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}

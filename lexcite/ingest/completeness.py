@@ -110,18 +110,22 @@ def check_sequences(parsed: ParsedAct, path: str | Path) -> None:
     """Every numbered list of siblings runs without a gap; the first gap is named.
 
     A consolidated text leaves out what amending acts deleted (eIDAS consolidated has no Articles
-    17 to 19), so its numbering is not judged: the end-of-document check and the comparison with
-    the stored version guard it.
+    17 to 19): consolidated Formex marks each deletion (`ParsedAct.deleted`), so its numbering may
+    miss only those; consolidated HTML does not say, so its numbering is not judged (the
+    end-of-document check and the comparison with the stored version guard it).
     """
-    if parsed.format in CONSOLIDATED_FORMATS:
+    if parsed.format in CONSOLIDATED_FORMATS and parsed.deleted is None:
         return
+    deleted = set(parsed.deleted or ())
     siblings: dict[tuple[str, str], set[str]] = defaultdict(set)
     for u in parsed.units:
         parent, _, last = u.unit.rpartition(".")
         prefix, _, key = last.partition("_")
         siblings[(parent, prefix)].add(key)
     for (parent, prefix), keys in siblings.items():
-        missing = _gaps(keys, continued=parent.rpartition(".")[2].startswith("sct_"))
+        gone = {u.rpartition(".")[2].partition("_")[2] for u in deleted
+                if u.rpartition(".")[0] == parent and u.rpartition(".")[2].startswith(prefix + "_")}
+        missing = [m for m in _gaps(keys, continued=parent.rpartition(".")[2].startswith("sct_")) if m not in gone]
         if missing:
             kind = _KINDS.get(prefix, prefix)
             under = f" of {parent}" if parent else ""

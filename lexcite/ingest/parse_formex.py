@@ -25,7 +25,8 @@ import stat
 import zipfile
 import zlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from copy import deepcopy
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from lxml import etree
@@ -514,6 +515,12 @@ def _read(files: dict[str, bytes], name: str, path: Path) -> etree._Element:
     root = read_xml(files[name], where)
     if root.getroottree().docinfo.internalDTD is not None:
         raise ParseError(where, "DOCTYPE", "declares an internal DTD (Formex never does); refusing it")
+    for pi in root.iter(etree.ProcessingInstruction):
+        # a processing instruction that lost its "?>" runs on to the next one and takes the markup between
+        # them with it (a whole inserted article of eIDAS): its text then holds tags
+        if "<" in (pi.text or ""):
+            raise ParseError(where, f"<?{pi.target}", f"a processing instruction holds markup ({(pi.text or '')[:60]!r}"
+                             "…): its closing '?>' is lost; the file is damaged")
     return root
 
 
@@ -616,8 +623,17 @@ def parse_formex(
     main_name, main = roots[0]
     if main.tag == "CONS.ACT" and len(roots) == 1:
         _prepare(main)
-        _drop_deleted(main, _where(path, main_name))
-        return _parse_consolidated(main, _where(path, main_name), act, version, language, binding)
+        where = _where(path, main_name)
+        marked = _has_deletions(main)
+        whole = deepcopy(main) if marked else None
+        _drop_deleted(main, where)
+        parsed = _parse_consolidated(main, where, act, version, language, binding)
+        deleted: tuple[str, ...] = ()  # the units the markers delete: the only gaps its numbering may have
+        if whole is not None:
+            kept = {u.unit for u in parsed.units}
+            every = _parse_consolidated(whole, where, act, version, language, binding).units
+            deleted = tuple(u.unit for u in every if u.unit not in kept)
+        return replace(parsed, deleted=deleted)
     if main.tag != "ACT":
         raise FormatNotRecognised(path, _LOOKED_FOR, found=f"<{main.tag}> in {main_name}")
     for name, root in roots[1:]:
@@ -767,6 +783,11 @@ def _parse_consolidated(
         modified_by=modified_by,
         changed_units=tuple(_changed_units(main, b.element).items()),
     )
+
+
+def _has_deletions(root: etree._Element) -> bool:
+    return any(pi.target == "CLG.MDFO" and _pi_attrs(pi).get("ACTION") == "DELETED"
+               for pi in root.iter(etree.ProcessingInstruction))
 
 
 def _drop_deleted(root: etree._Element, path: Path) -> None:

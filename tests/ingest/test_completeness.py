@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -165,6 +166,51 @@ class TestNoGapToSee:
         cut = data.index(b"<p cla", at) + len(b"<p cla")
         self._refused(corpus, tmp_path, "32022R2065.oj.xhtml", data[:at] + data[cut:],
                       r"text outside any paragraph's or point's markup \('ss=\"oj-normal\">2\..*at art_29")
+
+
+class TestConsolidatedFormex:
+    """Consolidated Formex marks what amending acts deleted, so its numbering may miss only that (issue 16)."""
+
+    EIDAS = "fmx4/02014R0910-20241018"
+    MAIN = "CL2014R0910EN0020030.0001.xml"
+
+    def _damaged(self, corpus, tmp_path, damage):
+        folder = tmp_path / "02014R0910-20241018"
+        shutil.copytree(corpus / self.EIDAS, folder)
+        data = (folder / self.MAIN).read_bytes()
+        (folder / self.MAIN).write_bytes(damage(data))
+        return folder
+
+    def test_the_deleted_articles_are_the_only_gaps_allowed(self, corpus):
+        parsed, _ = read_document(corpus / self.EIDAS)
+        assert {"art_17", "art_18", "art_19"} <= set(parsed.deleted)  # deleted by 2024/1183 and NIS2
+        assert not {"art_17", "art_18", "art_19"} & {u.unit for u in parsed.units}
+
+    def test_a_point_merged_into_the_one_before_is_a_gap(self, corpus, tmp_path):
+        # "…of an object;</TXT></NP></ITEM><ITEM><NP><NO.P>(44)</NO.P><TXT>" cut: point 44's text joins point 43
+        def merge(data):
+            at = data.index(b"<NO.P>(44)</NO.P>", data.index(b'IDENTIFIER="003"'))
+            start = data.rindex(b"</TXT></NP></ITEM>", 0, at)
+            return data[:start] + data[at + len(b"<NO.P>(44)</NO.P><TXT>"):]
+        with pytest.raises(ParseError, match="the numbering jumps: point 44 missing.*at points of art_3"):
+            read_document(self._damaged(corpus, tmp_path, merge))
+
+    def test_a_marker_that_lost_its_end_takes_an_article_with_it(self, corpus, tmp_path):
+        # '" MOD.LEVEL="1"?><ARTICLE IDENTIFIER="' cut: the inserted Article 32a is read as the marker's text
+        def cut(data):
+            at = data.index(b'<ARTICLE IDENTIFIER="032A"')
+            start = data.rindex(b'" MOD.LEVEL="1"?>', 0, at)
+            return data[:start] + data[at + len(b'<ARTICLE IDENTIFIER="'):]
+        with pytest.raises(ParseError, match="a processing instruction holds markup.*closing '\\?>' is lost"):
+            read_document(self._damaged(corpus, tmp_path, cut))
+
+    def test_a_zip_whose_member_header_is_damaged_is_refused(self, corpus, tmp_path):
+        # 3 bytes cut inside the second member: every later offset is wrong (zipfile: "negative seek value")
+        data = (corpus / "fmx4/02014R0910-20241018.fmx4.zip").read_bytes()
+        path = tmp_path / "02014R0910-20241018.fmx4.zip"
+        path.write_bytes(data[:5622] + data[5625:])
+        with pytest.raises(ParseError, match="cannot be read|not a readable zip"):
+            read_document(path)
 
 
 class TestGaps:
