@@ -133,11 +133,27 @@ class _Links:
         return [link for link in self.by_amending(amending) if link.target_act == target_act]
 
 
+def _changed_by(catalog: Catalog, links: _Links, rec: UnitRecord) -> CitationRef | None:
+    """The amending unit that enacted `rec`'s text. A derived version names it; an official consolidation's
+    marker names only the amending act ("32026R1744"): then its stored version at or before `rec`'s, and the
+    article of it whose instructions change `rec`'s act (None when the catalog holds neither)."""
+    try:
+        return CitationRef.parse(rec.changed_by or "")
+    except CitationError:
+        pass
+    act = (rec.changed_by or "").strip()
+    versions = [v.version for v in catalog.versions(act) if v.version <= rec.valid_from]
+    if not versions:
+        return None
+    base = CitationRef(act, max(versions), "art_1")
+    mine = links.of(rec.unit.act, base)
+    return CitationRef(act, base.version, mine[0].amending.unit.split(".")[0]) if mine else None
+
+
 def _amendment(catalog: Catalog, links: _Links, rec: UnitRecord) -> Amendment | None:
     """What changed `rec` (a unit with changed_by), from the stored links; None when they do not say."""
-    try:
-        changed_by = CitationRef.parse(rec.changed_by or "")
-    except CitationError:  # a consolidated text's marker names only the amending act: no unit to cite
+    changed_by = _changed_by(catalog, links, rec)
+    if changed_by is None:
         return None
     u = rec.unit
     mine = links.of(u.act, changed_by)
@@ -182,11 +198,16 @@ def _enacted(catalog: Catalog, links: _Links, ref: CitationRef, language: str | 
         return None
     try:
         rec = catalog.resolve(CitationRef(mine[0].target_act, None, mine[0].target_unit or ""), language)
-        changed_by = CitationRef.parse(rec.changed_by or "")
     except CitationError:
         return None
-    # Only while the current text is still this instruction's (a later act may have changed it since).
-    return rec if changed_by.on_branch(ref) else None
+    changed_by = _changed_by(catalog, links, rec)
+    # Only while the current text is still this instruction's (a later act may have changed it since); an
+    # official consolidation's marker names the act only: its act and version are what can be checked.
+    if changed_by is None:
+        return None
+    same = changed_by.on_branch(ref) if "#" in (rec.changed_by or "") else \
+        (changed_by.act, changed_by.version) == (ref.act, ref.version)
+    return rec if same else None
 
 
 def find_amendments(catalog: Catalog, cited: Iterable[CitationRef], language: str | None) -> list[Amendment]:

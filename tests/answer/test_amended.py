@@ -185,3 +185,27 @@ class TestTheFormerText:
         assert re.search(rf"former\s+2 August 2026\s+{AI}@{ORIG}#art_57\.par_1", text), text
         assert re.search(rf"prevails\s+2 August 2027\s+{AI}@{AMENDED}#art_57\.par_1", text), text
         assert "applicable from 2 August 2026" in text  # Chapter VI applies from Article 113's general date
+
+
+@pytest.fixture(scope="module")
+def consolidated(corpus, tmp_path_factory):
+    with Catalog(tmp_path_factory.mktemp("official") / "catalog.sqlite") as c:
+        ingest_paths(c, [corpus / "32024R1689.oj.xhtml", corpus / "32026R1744.oj.xhtml",
+                         corpus / "fmx4/02024R1689-20260727"])
+        yield c
+
+
+class TestUnderTheOfficialConsolidation:
+    """The official consolidated text is current; its markers name only the amending act ("32026R1744")."""
+
+    def test_the_change_is_read_from_the_amending_acts_links(self, consolidated):
+        rec = consolidated.resolve(ref(f"{AI}@{AMENDED}#art_57.par_1"))
+        assert rec.unit.version == AMENDED and rec.changed_by == OMNI  # the official text, its marker
+        (a,) = find_amendments(consolidated, [rec.unit.ref], "en")
+        assert str(a.amending) == f"{OMNI}@2026-07-24#art_1.pnt_22.pnt_a"
+        assert a.former == ref(f"{AI}@{ORIG}#art_57.par_1")
+
+    def test_the_former_value_is_shown_beside_the_current_one(self, consolidated):
+        a = answer(consolidated, Q_SANDBOX, (AI, "art_57.par_1"))
+        assert not a.refused, a.refusal_reason
+        assert {v for c in a.conflicts for v, _ in c.values} >= {"2 August 2026", "2 August 2027"}
