@@ -198,6 +198,26 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
     return max(lexical + bonus + 0.1 / rank, 0.01 * lexical)
 
 
+_MOST = re.compile(r"\b(?:maximum|highest|largest|biggest|most|upper limit|ceiling)\b", re.I)
+_LEAST = re.compile(r"\b(?:minimum|lowest|smallest|least)\b", re.I)
+EXTREME = 0.15  # "What is the maximum fine?": the sentence stating the highest amount among the evidence (dev)
+
+
+def _extreme_amounts(question: str, candidates: Sequence[_Candidate]) -> set[int]:
+    """For "the maximum (minimum) amount": the candidates (by id) stating the highest (lowest) amount in euros of
+    all the evidence's sentences; the others state a lesser tier of the same scale."""
+    most, least = bool(_MOST.search(question)), bool(_LEAST.search(question))
+    if most == least:
+        return set()
+    amounts = {id(cand): [float(v.value) for v in read_values(cand.text) if v.kind == "amount" and v.unit == "EUR"]
+               for cand in candidates}
+    stated = {k: (max(v) if most else min(v)) for k, v in amounts.items() if v}
+    if len(set(stated.values())) < 2:
+        return set()
+    best = max(stated.values()) if most else min(stated.values())
+    return {k for k, v in stated.items() if v == best}
+
+
 class ExtractiveGenerator:
     """Quote-the-evidence generator. `max_units` bounds the provisions quoted (default 2); `use_cues=False`
     scores by word overlap and rank only (the ablation baseline in bench/answer_extractive.py)."""
@@ -243,9 +263,11 @@ class ExtractiveGenerator:
         def on_named(unit: str) -> bool:
             return any(unit == u or unit.startswith(u + ".") or u.startswith(unit + ".") for u in named)
 
+        extreme = _extreme_amounts(question, candidates) if self.use_cues and c.amount else set()
         scored = sorted(
             ((score_sentence(cand.text, cand.terms, q_terms, c, cand.rank, q_refs, shape, cand.recital,
-                             on_named(cand.unit)), cand) for cand in candidates),
+                             on_named(cand.unit)) + (EXTREME if id(cand) in extreme else 0.0), cand)
+             for cand in candidates),
             key=lambda x: (-x[0], x[1].rank, x[1].index),
         )
         best_score, best = scored[0]

@@ -39,6 +39,14 @@ def test_a_quoted_sentence_that_opens_a_list_is_followed_by_its_points(units):
     assert quoted[0][0].endswith("any of the following:") and "critical infrastructure" in draft.text
 
 
+def test_the_maximum_fine_is_the_highest_amount_of_the_evidence(units):
+    # GDPR Article 83: paragraph 4 (EUR 10 000 000 / 2 %) ranks first, paragraph 5 (EUR 20 000 000 / 4 %) is the maximum
+    _, quoted = answer(units, "What are the maximum fines?", f"{GDPR}#art_83.par_4", f"{GDPR}#art_83.par_5")
+    assert quoted[0][1] == "art_83.par_5" and "20 000 000 EUR" in quoted[0][0]
+    _, lowest = answer(units, "What is the lowest fine tier?", f"{GDPR}#art_83.par_5", f"{GDPR}#art_83.par_4")
+    assert lowest[0][1] == "art_83.par_4"
+
+
 def test_does_it_apply_gets_the_does_not_apply_clause(units):
     _, quoted = answer(units, "If I use an AI image generator just for my own hobby at home, do I have any "
                               "obligations under the AI Act?", "art_26.par_1", "art_50.par_2", "art_2.par_10")
