@@ -51,7 +51,7 @@ from lexcite.answer.draft import MARKER, Draft, split_sentences
 from lexcite.answer.evidence import instruction_like, own_text
 from lexcite.contract import Evidence
 from lexcite.question import Cues, content_terms, cues, in_english, value_secondary
-from lexcite.references import find_references
+from lexcite.references import ActNames, find_references
 from lexcite.values import read_values
 
 __all__ = ["ExtractiveGenerator", "candidate_sentences", "score_sentence", "Shape", "shape_of"]
@@ -125,6 +125,7 @@ class _Candidate:
     text: str
     terms: frozenset[str]
     recital: bool
+    act: str
     unit: str
     index: int  # position of the sentence in its unit
 
@@ -147,7 +148,7 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
     """The answer score of one candidate (see the module docstring)."""
     total = sum(q_terms.values()) or 1.0
     lexical = sum(w for t, w in q_terms.items() if t in terms) / total
-    if lexical <= 0:
+    if lexical <= 0 and not on_named:  # the provision a question names answers "What does Article 17(1) say?"
         return 0.0
     values = {v.kind for v in read_values(text)}
     bonus = 0.0
@@ -239,7 +240,7 @@ class ExtractiveGenerator:
         for rank, e in enumerate(evidence, start=1):
             for i, s in enumerate(candidate_sentences(own_text(e, evidence))):
                 out.append(_Candidate(e.sid, rank, s, frozenset(content_terms(s)), e.ref.unit.startswith("rct_"),
-                                      e.ref.unit, i))
+                                      e.ref.act, e.ref.unit, i))
         return out
 
     def generate(self, question: str, evidence: Sequence[Evidence]) -> Draft:
@@ -254,19 +255,25 @@ class ExtractiveGenerator:
             return Draft("", refused=True, reason=_NO_ANSWER, model=MODEL, params=params)
         df = Counter(t for cand in candidates for t in cand.terms)
         n = len(candidates)
-        q_terms = {t: math.log(1 + n / (1 + df[t])) + 0.1 for t in dict.fromkeys(content_terms(question))}
-        q_refs, named = frozenset(), ()
+        q_refs, named, topic = frozenset(), (), question
         if self.use_cues:
             q_refs = frozenset(v.value for v in read_values(question) if v.kind == "ref" and v.unit != "rel")
-            named = tuple(u for r in find_references(question) for u in r.candidates)
+            refs = find_references(question)
+            # an act named by its number ("of Regulation (EU) 2016/679") is that act; a short name is not resolved
+            acts = ActNames((a, "") for a in dict.fromkeys(e.ref.act for e in evidence))
+            named = tuple((acts.resolve(r.act) if r.act else None, u) for r in refs for u in r.candidates)
+            for r in refs:  # "Article 17(1) of Regulation (EU) 2016/679" names a unit: its numbers are no topic
+                topic = topic[:r.start] + " " * (r.end - r.start) + topic[r.end:]
+        q_terms = {t: math.log(1 + n / (1 + df[t])) + 0.1 for t in dict.fromkeys(content_terms(topic))}
 
-        def on_named(unit: str) -> bool:
-            return any(unit == u or unit.startswith(u + ".") or u.startswith(unit + ".") for u in named)
+        def on_named(act: str, unit: str) -> bool:
+            return any((a is None or a == act) and (unit == u or unit.startswith(u + ".") or u.startswith(unit + "."))
+                       for a, u in named)
 
         extreme = _extreme_amounts(question, candidates) if self.use_cues and c.amount else set()
         scored = sorted(
             ((score_sentence(cand.text, cand.terms, q_terms, c, cand.rank, q_refs, shape, cand.recital,
-                             on_named(cand.unit)) + (EXTREME if id(cand) in extreme else 0.0), cand)
+                             on_named(cand.act, cand.unit)) + (EXTREME if id(cand) in extreme else 0.0), cand)
              for cand in candidates),
             key=lambda x: (-x[0], x[1].rank, x[1].index),
         )
@@ -275,7 +282,8 @@ class ExtractiveGenerator:
         coverage = sum(q_terms[t] for t in shared) / (sum(q_terms.values()) or 1.0)
         params["best"] = {"terms": len(shared), "coverage": round(coverage, 4)}
         need = min(self.min_terms, max(1, len(q_terms) - 1))
-        if best_score <= 0 or len(shared) < need or coverage < self.min_coverage:
+        named_best = bool(named) and on_named(best.act, best.unit)  # what the question names needs no shared word
+        if best_score <= 0 or (not named_best and (len(shared) < need or coverage < self.min_coverage)):
             if not shape.foreign:
                 return Draft("", refused=True, reason=_NO_ANSWER, model=MODEL, params=params)
             best_score, best = 1.0, min(candidates, key=lambda cand: (cand.rank, cand.index))

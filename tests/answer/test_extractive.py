@@ -47,6 +47,13 @@ def test_the_maximum_fine_is_the_highest_amount_of_the_evidence(units):
     assert lowest[0][1] == "art_83.par_4"
 
 
+def test_the_provision_a_question_names_is_quoted_though_it_shares_no_word(units):
+    # the AI Act's definition quotes "Regulation (EU) 2016/679"; the unit asked for is the GDPR's Article 17(1)
+    _, quoted = answer(units, "What is in Article 17(1) of Regulation (EU) 2016/679?", "art_3.pnt_37",
+                       f"{GDPR}#art_17.par_1")
+    assert quoted[0][1] == "art_17.par_1" and "erasure of personal data" in quoted[0][0]
+
+
 def test_does_it_apply_gets_the_does_not_apply_clause(units):
     _, quoted = answer(units, "If I use an AI image generator just for my own hobby at home, do I have any "
                               "obligations under the AI Act?", "art_26.par_1", "art_50.par_2", "art_2.par_10")
