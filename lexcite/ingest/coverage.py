@@ -96,6 +96,7 @@ def check_coverage(root: etree._Element, parsed: ParsedAct, fmt: str, path: str 
     _check_nesting(root, anchors, path)
     if fmt == "oj":
         _check_bare_text(root, anchors, path)
+        _check_preamble_tables(root, path)
     stray = [(before, t) for before, el in _outside_units(root, anchors, text_classes)
              if (t := text_of(el)) and not t.startswith(_NO_UNIT_LINES)]
     if stray:
@@ -117,6 +118,19 @@ def _check_nesting(root: etree._Element, anchors: dict[str, str], path: str | Pa
             raise ParseError(path, anchors.get(outer, f"div#{outer}"),
                              f"the element of {eid} lies inside the element of {outer} (a closing tag is lost), so "
                              f"{eid} would be read as text of {outer}: the markup is damaged")
+
+
+def _check_preamble_tables(root: etree._Element, path: str | Path) -> None:
+    """The preamble's citations are paragraphs; its only tables are the recitals' number | text rows, each inside
+    its recital's div: one outside any is a recital whose div lost its opening tag (the preamble's text is no
+    unit's, so the coverage check does not see it)."""
+    for pbl in root.iter("div"):
+        if not (pbl.get("id") or "").startswith(_NO_UNIT_IDS[0]):
+            continue
+        for table in pbl.iter("table"):
+            if not any((a.get("id") or "").startswith("rct_") for a in table.iterancestors()):
+                raise ParseError(path, f"div#{pbl.get('id')}", f"a recital's text outside any recital's element "
+                                 f"({text_of(table)[:40]!r}…): its opening tag is lost; the markup is damaged")
 
 
 def _check_bare_text(root: etree._Element, anchors: dict[str, str], path: str | Path) -> None:

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,8 @@ from lexcite.catalog import Catalog
 from lexcite.errors import CatalogError, ParseError
 from lexcite.ingest.completeness import _gaps, describe_units
 from lexcite.ingest.load import Overrides, ingest_document, read_document
+
+GUIDANCE = Path(__file__).resolve().parents[2] / "data" / "guidance" / "ai-literacy-guidance.xhtml"
 
 SMALL = "32024R2977.oj.html"
 
@@ -166,6 +169,21 @@ class TestNoGapToSee:
         cut = data.index(b"<p cla", at) + len(b"<p cla")
         self._refused(corpus, tmp_path, "32022R2065.oj.xhtml", data[:at] + data[cut:],
                       r"text outside any paragraph's or point's markup \('ss=\"oj-normal\">2\..*at art_29")
+
+    @pytest.mark.parametrize("guidance", [False, True])
+    def test_a_recitals_div_opening_deleted_leaves_its_text_in_the_preamble(self, corpus, tmp_path, guidance):
+        # the preamble's text is no unit's, so only its layout shows the loss: a recital table outside any recital
+        source = GUIDANCE if guidance else corpus / "32024R1689.oj.xhtml"
+        data = source.read_bytes()
+        opening = b'<div class="eli-subdivision" id="rct_1">'
+        at = data.index(opening)
+        path = tmp_path / source.name
+        path.write_bytes(data[:at] + data[at + len(opening):])
+        read_document(source, Overrides(binding=not guidance))
+        # the AI Act's numbering shows it first (recital 1 missing); the note's only recital is seen by its layout
+        match = r"a recital's text outside any recital's element \('\(1\)" if guidance else "recitals do not run"
+        with pytest.raises(ParseError, match=match):
+            read_document(path, Overrides(binding=not guidance))
 
 
 class TestConsolidatedFormex:
