@@ -40,9 +40,11 @@ _TEXT_CLASSES = {"oj": {"oj-normal"}, "consolidated": {"norm", "list"}}
 _NO_UNIT_IDS = ("pbl_", "fnp_")
 _NO_UNIT_CLASSES = {"oj-final", "final", "oj-signatory", "signatory"}
 _NO_UNIT_LINES = ("ELI:", "ISSN ")
-# A table whose opening tag is lost leaves its rows (and its col and tbody tags) outside any table; a deletion
-# of a few bytes cannot take those too. (Asking every td costs ten times as much: XPath walks each one's ancestors.)
-_TABLE_PARTS = ("tr", "tbody", "col")
+# Each table part and the parent it must have. A table or row whose opening tag is lost leaves its parts under
+# another parent (outside any table, or in the cell of the table around a nested one). One parent each: cheap.
+_TABLE_PARENTS = {"td": ("tr",), "th": ("tr",), "tr": ("tbody", "thead", "tfoot", "table"),
+                  "tbody": ("table",), "thead": ("table",), "tfoot": ("table",), "col": ("table", "colgroup"),
+                  "colgroup": ("table",)}
 # The element ids of the top-level units of an ELI-marked act: `rct_12`, `art_5`, `anx_II` (never dotted).
 _TOP_UNIT_ID = re.compile(r"^(rct|art|anx)_[^.]+$")
 _PAR_NUMBER_LABEL = re.compile(r"^[“‘\"']?\d+[a-z]*\.$")  # a consolidated paragraph's number: "2.", "14a.", "“5."
@@ -173,12 +175,17 @@ def check_list_labels(root: etree._Element, parsed: ParsedAct, fmt: str, path: s
     anchors = _anchors(parsed)
     if fmt not in _TEXT_CLASSES or not anchors:
         return
-    stray = root.xpath(" | ".join(f"//{t}[not(ancestor::table)]" for t in _TABLE_PARTS))
+    # a table part whose parent is not its own (a row's or a nested table's opening tag lost): the XML parser
+    # keeps what is written, so a cell stands in a section, a section or a column in the cell around it
+    stray = [el for el in root.iter(*_TABLE_PARENTS) if el.getparent() is None
+             or el.getparent().tag not in _TABLE_PARENTS[el.tag]]
     if stray:
         cell = stray[0]
         where = next((anchors[a.get("id")] for a in cell.iterancestors() if a.get("id") in anchors), "the act")
-        raise ParseError(path, where, f"table markup (<{cell.tag}>) outside any table ({text_of(cell)[:40]!r}): "
-                         "a list's table lost its opening tag; the markup is damaged")
+        raise ParseError(path, where, f"table markup (<{cell.tag}>) outside its table or row ({text_of(cell)[:40]!r}): "
+                         "a list's table or row lost its opening tag; the markup is damaged")
+    if fmt == "oj":
+        _labels_outside_rows(root, anchors, path)
     for el in root.xpath("//div[@id] | //p[@id]"):
         uid = anchors.get(el.get("id"))
         if uid is None:
@@ -190,6 +197,20 @@ def check_list_labels(root: etree._Element, parsed: ParsedAct, fmt: str, path: s
         _oj_list_labels(el, uid, path)
 
 
+_LABEL_ONLY = re.compile(r"^(?:\((?:[a-z]{1,3}|[ivxlc]{1,6}|\d{1,3})\)|—|-)$")
+
+
+def _labels_outside_rows(root: etree._Element, anchors: dict[str, str], path: str | Path) -> None:
+    """An OJ point's label ("(a)", "(ii)", "—") is a cell of its list's table row: a label standing outside any
+    cell lost its table's markup (an HTML parser drops stray rows and cells), so its point would be read as text
+    of the paragraph."""
+    for p in root.iter("p"):
+        if _LABEL_ONLY.match(norm_space("".join(p.itertext()))) and not any(a.tag == "td" for a in p.iterancestors()):
+            where = next((anchors[a.get("id")] for a in p.iterancestors() if a.get("id") in anchors), "the act")
+            raise ParseError(path, where, f"a point's label {norm_space(''.join(p.itertext()))!r} outside any list "
+                             "row (its table's markup is lost): the markup is damaged")
+
+
 def _oj_list_labels(el: etree._Element, uid: str, path: str | Path) -> None:
     prev = "its first item"
     for table in el.iter("table"):
@@ -199,6 +220,9 @@ def _oj_list_labels(el: etree._Element, uid: str, path: str | Path) -> None:
         columns = len(table.findall("col")) + len(table.findall("colgroup/col"))
         for row in table_rows(table):
             cells = [c for c in row if c.tag in ("td", "th")]
+            if columns and len(cells) > columns:  # a row's <tr> lost: its cells joined the row before
+                raise ParseError(path, f"{uid}, the list item after {prev}", f"a list row of {len(cells)} cells in a "
+                                 f"table of {columns} columns (a row's markup is lost): the markup is damaged")
             # The content cell is only asked whether it has text (it may hold a whole list); a label cell
             # holds a label's few characters: its plain text is enough.
             if not cells or not any(t.strip() for t in cells[-1].itertext()) or (len(cells) < 2 and columns < 2):
@@ -228,10 +252,17 @@ def _stray_paragraphs(article: etree._Element, path: str | Path) -> None:
 
 
 def _consolidated_labels(el: etree._Element, uid: str, path: str | Path) -> None:
-    for span in el.iter("span"):
+    for span in el.iter():
+        if not isinstance(span.tag, str) or "no-parag" not in classes(span):
+            continue
         # a paragraph number's span that took the paragraph's text (its closing tag cut) leaves no number
-        if "no-parag" in classes(span) and not _PAR_NUMBER_LABEL.match(label := norm_space("".join(span.itertext()))):
+        if not _PAR_NUMBER_LABEL.match(label := norm_space("".join(span.itertext()))):
             raise ParseError(path, uid, f"a paragraph number that is not one ({label[:40]!r}): the markup is damaged")
+        # a number in a div that lost its class "norm" numbers no paragraph the parser reads
+        parent = span.getparent()
+        if span.tag != "span" or parent is None or "norm" not in classes(parent):
+            raise ParseError(path, uid, f"paragraph {label} outside a numbered paragraph's div.norm (its markup is "
+                             "damaged)")
     for div in el.iter("div"):
         cls = classes(div)
         kids = [k for k in div if isinstance(k.tag, str)]

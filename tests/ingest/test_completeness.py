@@ -112,7 +112,8 @@ class TestNoGapToSee:
         data = (corpus / "32024R1689.oj.xhtml").read_bytes()
         at = data.rindex(b"<table", 0, data.index(b">(f)</p>", data.index(b'id="art_66"')))
         damaged = data[:at] + data[data.index(b">", at) + 1:]
-        self._refused(corpus, tmp_path, "32024R1689.oj.xhtml", damaged, r"table markup \(<col>\) outside any table")
+        self._refused(corpus, tmp_path, "32024R1689.oj.xhtml", damaged,
+                      r"table markup \(<col>\) outside its table or row")
 
     @pytest.mark.parametrize("deleted", [b'<div id="078.004">', b'</div>\n                  <div id="078.004">'])
     def test_a_last_paragraphs_div_opening_deleted(self, corpus, tmp_path, deleted):
@@ -184,6 +185,32 @@ class TestNoGapToSee:
         match = r"a recital's text outside any recital's element \('\(1\)" if guidance else "recitals do not run"
         with pytest.raises(ParseError, match=match):
             read_document(path, Overrides(binding=not guidance))
+
+    def test_a_rows_opening_tag_deleted_leaves_its_cells_in_the_table_section(self, corpus, tmp_path):
+        # DSA Article 10(2)(a): the <tr> of point (vi) cut; its cells stand in the tbody, outside any row
+        data = (corpus / "32022R2065.oj.xhtml").read_bytes()
+        label = data.index(b'<p class="oj-normal">(vi)</p>', data.index(b'id="010.002"'))
+        at = data.rindex(b"<tr>", 0, label)
+        self._refused(corpus, tmp_path, "32022R2065.oj.xhtml", data[:at] + data[at + len(b"<tr>"):],
+                      r"table markup \(<td>\) outside its table or row")
+
+    def test_a_nested_tables_opening_tag_deleted_leaves_its_parts_in_the_outer_cell(self, corpus, tmp_path):
+        # Omnibus Article 1, point (39): "Article 111 is amended as follows:" then its list's <table …> cut
+        data = (corpus / "32026R1744.oj.xhtml").read_bytes()
+        at = data.index(b"<table", data.index(b"111 is amended as follows:"))
+        self._refused(corpus, tmp_path, "32026R1744.oj.xhtml", data[:at] + data[data.index(b">", at) + 1:],
+                      r"table markup \(<col>\) outside its table or row")
+
+    def test_a_consolidated_paragraphs_div_that_lost_its_class(self, corpus, tmp_path):
+        # GDPR consolidated Article 20(2): '<div class="norm">' cut to '<div cl': the HTML parser takes the
+        # number's span as attributes, so paragraph 2 would be text of paragraph 1
+        name = "02016R0679-20160504.consolidated.en.xhtml"
+        data = (corpus / name).read_bytes()
+        number = data.index(b'<span class="no-parag">2.', data.index(b'id="art_20"'))
+        at = data.rindex(b'<div class="norm">', 0, number)
+        damaged = data[:at] + b"<div cl" + data[at + len(b'<div class="norm">'):]
+        self._refused(corpus, tmp_path, name, damaged, "a paragraph number that is not one|"
+                      "a paragraph without its number")
 
 
 class TestConsolidatedFormex:
