@@ -21,7 +21,7 @@ demo: $(BIN)/.installed
 ifneq ($(CORPUS),)
 	$(BIN)/lexcite ingest $(CORPUS)/32024R1689.oj.xhtml $(CORPUS)/32026R1744.oj.xhtml $(CORPUS)/32016R0679.oj.html
 else
-	$(BIN)/lexcite refresh
+	$(BIN)/lexcite refresh --no-index
 endif
 	$(BIN)/lexcite acts
 	$(BIN)/lexcite show '32024R1689#art_51.par_2'

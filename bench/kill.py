@@ -187,7 +187,7 @@ def _modes(bench: Bench) -> list[Mode]:
     golden = ["--golden", str(bench.golden)]
     return [
         Mode("ingest", ["ingest", *acts], nothing, index=False),
-        Mode("refresh", ["refresh", "32024R1689"], nothing, index=False),
+        Mode("refresh", ["refresh", "32024R1689", "--no-index"], nothing, index=False),
         Mode("index", ["index", *golden], edited, index=True),
         Mode("rebuild", ["index", "--rebuild", *golden], indexed, index=True, rerun=["index", *golden]),
     ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -27,6 +27,8 @@ from lexcite.printable import printable
 
 if TYPE_CHECKING:
     from lexcite.contract import SearchResult
+    from lexcite.index.build import BuildReport
+    from lexcite.index.calibrate import Calibration
 
 
 @app.command()
@@ -43,32 +45,49 @@ def index(
 
     Example: lexcite ingest ../shared/corpus/raw/32024R1689.oj.xhtml && lexcite index
     """
-    from lexcite.eval.golden import default_golden_path
-    from lexcite.eval.golden_run import calibrate_on
-    from lexcite.index.build import build
-
     if golden is not None and not golden.is_file():
         # Before anything is touched: a failed option never costs a working index its thresholds.
         raise ConfigError(f"--golden {golden}: no such file; nothing was changed")
     with progress() as bar:
-        bar.update("indexing")
-        report = build(rebuild=rebuild, embedder=embedder, reranker=reranker, settings=settings(),
-                       progress=lambda what, i, n: bar.update(what, i, n))
-    calibration, notes = None, list(report.notes)
-    path = golden or default_golden_path()
-    if path.exists():
-        calibration = calibrate_on(path, settings=settings())
-    else:
-        notes.append(f"no golden set at {path}: threshold not calibrated; run `lexcite calibrate --golden FILE`")
+        report, calibration, notes = index_and_calibrate(bar, rebuild=rebuild, embedder=embedder, reranker=reranker,
+                                                         golden=golden)
     if as_json:
         print(json.dumps({**report.to_dict(), "notes": notes,
                           "calibration": calibration.to_dict() if calibration else None}, ensure_ascii=False))
         return
-    out.print(f"{report.passages} passages ({report.chunks} chunks) with {report.embedder}, reranker "
-              f"{report.reranker}: {report.embedded} embedded, {report.metadata_updated} re-tagged, "
-              f"{report.removed} removed, {report.unchanged} unchanged in {report.seconds:.1f} s")
+    print_index_report(report, calibration, notes, out)
+
+
+def index_and_calibrate(bar: Any, *, rebuild: bool = False, embedder: str | None = None,
+                        reranker: str | None = None, golden: Path | None = None,
+                        only_if_changed: bool = False) -> tuple[BuildReport, Calibration | None, list[str]]:
+    """Build (or update) the index, then calibrate on the golden set's dev split; `only_if_changed`: calibrate
+    only when the build changed the index (a refresh that changed nothing stays fast)."""
+    from lexcite.eval.golden import default_golden_path
+    from lexcite.eval.golden_run import calibrate_on
+    from lexcite.index.build import build
+
+    bar.update("indexing")
+    report = build(rebuild=rebuild, embedder=embedder, reranker=reranker, settings=settings(),
+                   progress=lambda what, i, n: bar.update(what, i, n))
+    calibration, notes = None, list(report.notes)
+    if only_if_changed and not (report.embedded or report.removed or report.metadata_updated):
+        return report, None, notes
+    path = golden or default_golden_path()
+    if path.exists():
+        bar.update("calibrating")
+        calibration = calibrate_on(path, settings=settings())
+    else:
+        notes.append(f"no golden set at {path}: threshold not calibrated; run `lexcite calibrate --golden FILE`")
+    return report, calibration, notes
+
+
+def print_index_report(report: BuildReport, calibration: Calibration | None, notes: list[str], to: Any) -> None:
+    to.print(f"{report.passages} passages ({report.chunks} chunks) with {report.embedder}, reranker "
+             f"{report.reranker}: {report.embedded} embedded, {report.metadata_updated} re-tagged, "
+             f"{report.removed} removed, {report.unchanged} unchanged in {report.seconds:.1f} s")
     if calibration is not None:
-        _print_calibration(calibration)
+        _print_calibration(calibration, to)
     for note in notes:
         err.print(note, markup=False)
 
@@ -81,10 +100,10 @@ def scale_label(scale: str, value: float) -> str:
     return scale
 
 
-def _print_calibration(c: object) -> None:
+def _print_calibration(c: object, to: Any = out) -> None:
     d = c.to_dict()  # type: ignore[attr-defined]
     scale = scale_label(d["scale"], d["threshold"])
-    out.print(f"threshold {d['threshold']:.4f} ({scale}) for {d['stages']}: abstains on "
+    to.print(f"threshold {d['threshold']:.4f} ({scale}) for {d['stages']}: abstains on "
               f"{d['correct_abstentions']}/{d['abstain']} abstain and {d['wrong_abstentions']}/{d['answerable']} "
               f"answerable dev questions ({d['golden']})")
 

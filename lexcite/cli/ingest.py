@@ -13,7 +13,7 @@ from rich.table import Table
 
 from lexcite.cli._app import app, err, out, progress, settings
 from lexcite.cli._options import AsOfOpt, check_date
-from lexcite.errors import LexciteError
+from lexcite.errors import ConfigError, LexciteError
 from lexcite.printable import printable
 
 if TYPE_CHECKING:
@@ -266,17 +266,36 @@ def refresh(
     celex: Annotated[list[str] | None, typer.Argument(help="CELEX numbers; default: data/acts.toml.")] = None,
     language: Annotated[list[str] | None, typer.Option("--language", help="ISO 639-1 code; repeatable.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print what changed as JSON.")] = False,
+    no_index: Annotated[bool, typer.Option("--no-index", help="Only fetch and ingest; leave the index as it is.")
+                        ] = False,
+    golden: Annotated[Path | None, typer.Option("--golden", help="Golden set to recalibrate on (dev split) when "
+                                                                   "the index changed.")] = None,
 ) -> None:
-    """Fetch acts from Cellar, discover consolidated versions and amending acts, ingest what changed.
+    """Fetch acts from Cellar, discover consolidated versions and amending acts, ingest what changed, and
+    bring the index up to date (only changed units are embedded; nothing when nothing changed).
 
     Example: lexcite refresh 32024R1689 --json
     """
     from lexcite.catalog import Catalog
+    from lexcite.cli.index import index_and_calibrate, print_index_report
+    from lexcite.index.manifest import load_manifest
     from lexcite.ingest.refresh import refresh as refresh_acts
 
+    if golden is not None and not golden.is_file():
+        raise ConfigError(f"--golden {golden}: no such file; nothing was fetched")
+    indexed = None
     with Catalog(settings=settings()) as catalog, progress() as bar:
         report = refresh_acts(catalog, celex or None, tuple(language) if language else None,
                               progress=lambda what, n: bar.update(f"fetching {what}", n), settings=settings())
+        manifest = load_manifest(settings().home)
+        if no_index or not catalog.versions():  # an empty catalog (every fetch failed) has nothing to index
+            pass
+        elif manifest is not None and manifest.get("catalog_state") == catalog.state():
+            err.print("index: up to date (nothing to embed)", markup=False)
+        else:
+            indexed = index_and_calibrate(bar, golden=golden, only_if_changed=manifest is not None)
+    if indexed is not None:
+        print_index_report(*indexed, err if as_json else out)
     if as_json:
         print(json.dumps([i.to_dict() for i in report.items], ensure_ascii=False, indent=1))
     else:
