@@ -110,14 +110,25 @@ class TestRanking:
 
     def test_a_when_question_prefers_the_passage_that_states_a_date(self, searcher):
         q = "When does this Regulation on artificial intelligence start to apply?"
-        off = searcher.search(q, Perimeter(acts=(AI,)), stages=replace(NO_THRESHOLD, value_priority=False))
-        on = searcher.search(q, Perimeter(acts=(AI,)), stages=NO_THRESHOLD)
+        # the dates stage off in both: it lifts art_5 (the act's date provision) as the unit dating the others
+        plain = replace(NO_THRESHOLD, dates=False)
+        off = searcher.search(q, Perimeter(acts=(AI,)), stages=replace(plain, value_priority=False))
+        on = searcher.search(q, Perimeter(acts=(AI,)), stages=plain)
         dated = next(c for c in on.ranked if c.ref.unit == "art_5")
         assert dated.stage_scores["value_bonus"] > 0
         assert not any("value_bonus" in c.stage_scores for c in on.ranked if c.ref.unit == "art_1")
         assert _units(on).index("art_5") <= _units(off).index("art_5")
         before = next(c for c in off.ranked if c.ref.unit == "art_5")
         assert dated.score == pytest.approx(before.score + dated.stage_scores["value_bonus"])
+
+    def test_a_when_question_gets_the_unit_that_dates_its_best_candidates(self, searcher):
+        q = "When does this Regulation on artificial intelligence start to apply?"
+        on = searcher.search(q, Perimeter(acts=(AI,)), stages=NO_THRESHOLD)
+        lifted = [c for c in on.ranked if "sets_date_of" in c.stage_scores]
+        assert [c.ref.unit for c in lifted] == ["art_5"]  # the toy act's entry into force and application
+        assert "dates" in on.timings
+        off = searcher.search(q, Perimeter(acts=(AI,)), stages=replace(NO_THRESHOLD, dates=False))
+        assert not any("sets_date_of" in c.stage_scores for c in off.ranked) and "dates" not in off.timings
 
     def test_a_question_asking_no_value_gets_no_value_bonus(self, searcher):
         r = searcher.search("Who must keep the logs?", Perimeter(acts=(AI,)), stages=NO_THRESHOLD)
