@@ -19,6 +19,7 @@ from lexcite.contract import ParsedAct, Unit
 AI = "32099R0001"  # made-up CELEX numbers: these are fixtures, not law
 DP = "32099R0002"
 GUIDE = "52099XC0001"
+TERMS = "32099R0007"
 
 # Test embedder and reranker: the smallest real model lexcite ships with, reused as its own reranker.
 EMBEDDER = "minilm"
@@ -88,6 +89,17 @@ def dp_act() -> ParsedAct:
         ("art_2", "article", "The data protection officer shall be consulted on every processing of personal "
          "data.", None, "Article 2 — Data protection officer"),
     ], title="Toy Data Regulation")
+
+
+def terms_act() -> ParsedAct:
+    """A toy act whose Article 1 defines two terms, one point each (named.py's term list)."""
+    return parsed(TERMS, "2023-01-01", [
+        ("art_1", "article", "For the purposes of this Regulation: (1) ‘register keeper’ means the authority "
+         "keeping the register; (2) ‘entry’ means one line of the register.", None, "Article 1 — Definitions"),
+        ("art_1.pnt_1", "point", "(1) ‘register keeper’ means the authority keeping the register;", "art_1",
+         "Article 1, point (1)"),
+        ("art_1.pnt_2", "point", "(2) ‘entry’ means one line of the register.", "art_1", "Article 1, point (2)"),
+    ], title="Toy register act")
 
 
 def guidance() -> ParsedAct:

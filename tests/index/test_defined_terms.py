@@ -15,7 +15,7 @@ from lexcite.index.named import Named, defined_terms, load_terms, save_terms, te
 from lexcite.index.search import ABLATION, Searcher
 from lexcite.ingest.load import ingest_paths
 
-from .conftest import EMBEDDER, ai_act, parsed, store
+from .conftest import EMBEDDER, ai_act, store, terms_act
 
 AI, GDPR = "32024R1689", "32016R0679"
 
@@ -59,23 +59,13 @@ class TestOnTheRealActs:
         assert saved._defined[0] == read._defined[0] and saved.terms == read.terms
 
 
-def _register_act():
-    return parsed("32099R0007", "2023-01-01", [
-        ("art_1", "article", "For the purposes of this Regulation: (1) ‘register keeper’ means the authority "
-         "keeping the register; (2) ‘entry’ means one line of the register.", None, "Article 1 — Definitions"),
-        ("art_1.pnt_1", "point", "(1) ‘register keeper’ means the authority keeping the register;", "art_1",
-         "Article 1, point (1)"),
-        ("art_1.pnt_2", "point", "(2) ‘entry’ means one line of the register.", "art_1", "Article 1, point (2)"),
-    ], title="Toy register act")
-
-
 @pytest.mark.slow
 def test_lexcite_index_saves_the_terms_and_search_stands_without_them(tmp_path):
     home = tmp_path / "home"
     question, stages = "What is meant by a register keeper?", ABLATION["+definitions"]
     with Catalog(home / "catalog.sqlite") as c:
         store(c, ai_act())
-        store(c, _register_act())
+        store(c, terms_act())
         build(c, home=home, chroma_url="", embedder=EMBEDDER, reranker="none")
         saved = json.loads(terms_path(home).read_text())
         with Searcher(home, chroma_url="", catalog=c) as s:

@@ -10,27 +10,15 @@ from lexcite.index import named as named_module
 from lexcite.index.chunks import passages
 from lexcite.index.named import Named, defined_term, defined_terms, load_terms, save_terms
 
-from .conftest import AI, DP, ai_act, dp_act, parsed, store
+from .conftest import AI, DP, TERMS, ai_act, dp_act, store, terms_act
 
 pytestmark = pytest.mark.unit
-
-TERMS = "32099R0007"
-
-
-def _terms_act():
-    return parsed(TERMS, "2023-01-01", [
-        ("art_1", "article", "For the purposes of this Regulation: (1) ‘register keeper’ means the authority "
-         "keeping the register; (2) ‘entry’ means one line of the register.", None, "Article 1 — Definitions"),
-        ("art_1.pnt_1", "point", "(1) ‘register keeper’ means the authority keeping the register;", "art_1",
-         "Article 1, point (1)"),
-        ("art_1.pnt_2", "point", "(2) ‘entry’ means one line of the register.", "art_1", "Article 1, point (2)"),
-    ], title="Toy register act")
 
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory):
     with Catalog(tmp_path_factory.mktemp("named") / "catalog.sqlite") as c:
-        for act in (ai_act(), dp_act(), _terms_act()):
+        for act in (ai_act(), dp_act(), terms_act()):
             store(c, act)
         ps = passages(list(c.records()))
         acts = {(v.act, v.title) for v in c.versions()}
