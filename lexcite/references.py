@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from lexcite.errors import CitationError
 from lexcite.values import act_numbers
 
-__all__ = ["Reference", "find_references", "parse_reference", "resolve", "suggest", "ActNames", "short_title",
-           "short_forms", "name_core"]
+__all__ = ["Reference", "find_references", "without_references", "parse_reference", "resolve", "suggest", "ActNames",
+           "short_title", "short_forms", "name_core"]
 
 _NO = r"\d+[a-z]{0,2}"
 _ROMAN = r"[IVXLC]+"
@@ -181,6 +181,14 @@ def find_references(text: str) -> list[Reference]:
             continue
         kept.append(r)
     return kept
+
+
+def without_references(text: str, refs: Sequence[Reference] | None = None) -> str:
+    """`text` with each provision reference in it (`refs`, default `find_references(text)`) blanked out, offsets
+    kept: "Art 35(3) GDPR" names a unit and its act, not a topic or a name the law must mention."""
+    for r in find_references(text) if refs is None else refs:
+        text = text[:r.start] + " " * (r.end - r.start) + text[r.end:]
+    return text
 
 
 def parse_reference(text: str) -> Reference:

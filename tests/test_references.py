@@ -3,7 +3,15 @@
 import pytest
 
 from lexcite.errors import CitationError
-from lexcite.references import ActNames, find_references, parse_reference, resolve, short_title, suggest
+from lexcite.references import (
+    ActNames,
+    find_references,
+    parse_reference,
+    resolve,
+    short_title,
+    suggest,
+    without_references,
+)
 
 AI_ACT = ("32024R1689", "REGULATION (EU) 2024/1689 of 13 June 2024 laying down harmonised rules on artificial "
           "intelligence (Artificial Intelligence Act)")
@@ -97,3 +105,10 @@ def test_a_wrong_reference_gets_the_nearest_held_units_of_its_provision():
     held = ["art_6", "art_6.par_1", "art_6.par_2", "art_6.par_3", "art_60.par_1", "anx_III"]
     assert suggest("art_6.par_9", held)[0].startswith("art_6.par_")
     assert suggest("art_6.par_9", held) and all(s.startswith("art_6") for s in suggest("art_6.par_9", held))
+
+
+def test_without_references_blanks_each_reference_and_keeps_the_offsets():
+    q = "Which cases listed in Art 35(3) GDPR make an assessment mandatory?"
+    blank = without_references(q)
+    assert len(blank) == len(q) and "35" not in blank and "GDPR" not in blank
+    assert blank.startswith("Which cases listed in ") and blank.endswith(" make an assessment mandatory?")

@@ -36,7 +36,7 @@ from lexcite.answer.draft import split_sentences
 from lexcite.answer.evidence import supporting_text
 from lexcite.contract import Evidence
 from lexcite.question import asks_for_value, content_terms, cues, in_english, stem, value_secondary
-from lexcite.references import find_references
+from lexcite.references import without_references
 from lexcite.values import MONTH_NAMES, read_values
 
 __all__ = ["Answerability", "check", "VALUE_NOT_STATED", "TERM_ABSENT", "MIN_SUBJECT"]
@@ -101,11 +101,8 @@ def _absent_names(question: str, texts: Sequence[str], known: Iterable[str]) -> 
     haystack = " ".join(texts).lower()
     words = [w for w in re.findall(r"[A-Za-z][\w-]*", " ".join(texts)) if w.lower() not in ("and", "of", "the")]
     known = {k.lower() for k in known}
-    asking = _asking_sentence(question)
-    for ref in find_references(asking):  # "Art 35(3) GDPR" is a provision and its act, not a name
-        asking = asking[:ref.start] + " " * (ref.end - ref.start) + asking[ref.end:]
     out = []
-    for m in _NAME.finditer(asking):
+    for m in _NAME.finditer(without_references(_asking_sentence(question))):
         name = _POSSESSIVE.sub("", m.group(1))
         low = name.lower()
         if low in known or low in _CALENDAR or re.search(rf"\b{re.escape(low)}\b", haystack):

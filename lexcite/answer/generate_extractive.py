@@ -51,7 +51,7 @@ from lexcite.answer.draft import MARKER, Draft, split_sentences
 from lexcite.answer.evidence import instruction_like, own_text
 from lexcite.contract import Evidence
 from lexcite.question import Cues, content_terms, cues, in_english, value_secondary
-from lexcite.references import ActNames, find_references
+from lexcite.references import ActNames, find_references, without_references
 from lexcite.values import read_values
 
 __all__ = ["ExtractiveGenerator", "candidate_sentences", "score_sentence", "Shape", "shape_of"]
@@ -262,8 +262,7 @@ class ExtractiveGenerator:
             # an act named by its number ("of Regulation (EU) 2016/679") is that act; a short name is not resolved
             acts = ActNames((a, "") for a in dict.fromkeys(e.ref.act for e in evidence))
             named = tuple((acts.resolve(r.act) if r.act else None, u) for r in refs for u in r.candidates)
-            for r in refs:  # "Article 17(1) of Regulation (EU) 2016/679" names a unit: its numbers are no topic
-                topic = topic[:r.start] + " " * (r.end - r.start) + topic[r.end:]
+            topic = without_references(question, refs)  # "Article 17(1) of …": its numbers are no topic words
         q_terms = {t: math.log(1 + n / (1 + df[t])) + 0.1 for t in dict.fromkeys(content_terms(topic))}
 
         def on_named(act: str, unit: str) -> bool:
