@@ -21,7 +21,7 @@ Usage::
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -246,7 +246,8 @@ class Searcher:
             for i, bonus in bonuses.items():
                 final[i] += bonus
                 scores.setdefault(i, {})["binding_bonus"] = bonus
-        asked = cues(query).value_kinds() if stages.value_priority else frozenset()
+        asks = cues(query)
+        asked = asks.value_kinds() if stages.value_priority else frozenset()
         if asked and final:
             bonuses = value_bonuses(final, asked, self.value_kinds, bonus_unit(scale, P.rrf_k, final),
                                     P.value_bonus)
@@ -260,17 +261,16 @@ class Searcher:
                 for i, bonus in named_bonuses(final, positions, unit, weight, P.named_boosted).items():
                     final[i] += bonus
                     scores.setdefault(i, {})[key] = bonus
-        if stages.dates and final and cues(query).date:
+        if stages.dates and final and asks.date:
             t = time.perf_counter()
-            order = sorted(final, key=lambda i: (-final[i], self._pos[self.passages[i].key]))
-            lifted = date_setters(query, order, final, self.passages, self._unit_dates,
+            lifted = date_setters(query, self._best_first(final, final), final, self.passages, self._unit_dates,
                                   lambda ref: [j for j in self._by_ref.get(str(ref), []) if mask[j]], P.dates_top)
             for j, score in lifted.scores.items():
                 final[j] = score
                 via.setdefault(j, "dates")
                 scores.setdefault(j, {})["sets_date_of"] = float(lifted.set_for[j])
             timings["dates"] = time.perf_counter() - t
-        ranked_idx = sorted(final, key=lambda i: (-final[i], self._pos[self.passages[i].key]))
+        ranked_idx = self._best_first(final, final)
         if stages.provenance and not asks_about_a_change(query):
             t = time.perf_counter()
             moved = self._provenance.attach(ranked_idx, final, mask)
@@ -281,7 +281,7 @@ class Searcher:
             for j, score in moved.scores.items():
                 scores.setdefault(j, {})["from_instruction"] = score
                 final[j] = score
-            ranked_idx = sorted(moved.ranked, key=lambda i: (-final[i], self._pos[self.passages[i].key]))
+            ranked_idx = self._best_first(moved.ranked, final)
             timings["provenance"] = time.perf_counter() - t
         ranked = tuple(candidate(self.passages[i], final[i], scores.get(i, {}), via[i]) for i in ranked_idx)
         threshold = self.threshold_for(stages) if stages.threshold else None
@@ -312,6 +312,10 @@ class Searcher:
         return group_provisions(seeds, self.passages, self._siblings.group, mask, self._title, budget, rest)
 
     # -- helpers ---------------------------------------------------------------
+
+    def _best_first(self, positions: Iterable[int], final: Mapping[int, float]) -> list[int]:
+        """Passage positions by final score, ties in catalog order."""
+        return sorted(positions, key=lambda i: (-final[i], self._pos[self.passages[i].key]))
 
     def _unit_dates(self, ref: CitationRef) -> UnitDates | None:
         try:
