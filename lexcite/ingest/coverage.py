@@ -37,7 +37,8 @@ __all__ = ["check_coverage", "check_list_labels"]
 _TEXT_CLASSES = {"oj": {"oj-normal"}, "consolidated": {"norm", "list"}}
 # Running text that is no unit's: the preamble's citations and enacting formula (div#pbl_1), the
 # final provisions and signatures (div#fnp_1, oj-final), and the ELI and ISSN lines after an OJ act.
-_NO_UNIT_IDS = ("pbl_", "fnp_")
+_PREAMBLE_ID = "pbl_"
+_NO_UNIT_IDS = (_PREAMBLE_ID, "fnp_")
 _NO_UNIT_CLASSES = {"oj-final", "final", "oj-signatory", "signatory"}
 _NO_UNIT_LINES = ("ELI:", "ISSN ")
 # Each table part and the parent it must have. A table or row whose opening tag is lost leaves its parts under
@@ -127,7 +128,7 @@ def _check_preamble_tables(root: etree._Element, path: str | Path) -> None:
     its recital's div: one outside any is a recital whose div lost its opening tag (the preamble's text is no
     unit's, so the coverage check does not see it)."""
     for pbl in root.iter("div"):
-        if not (pbl.get("id") or "").startswith(_NO_UNIT_IDS[0]):
+        if not (pbl.get("id") or "").startswith(_PREAMBLE_ID):
             continue
         for table in pbl.iter("table"):
             if not any((a.get("id") or "").startswith("rct_") for a in table.iterancestors()):
@@ -181,9 +182,8 @@ def check_list_labels(root: etree._Element, parsed: ParsedAct, fmt: str, path: s
              or el.getparent().tag not in _TABLE_PARENTS[el.tag]]
     if stray:
         cell = stray[0]
-        where = next((anchors[a.get("id")] for a in cell.iterancestors() if a.get("id") in anchors), "the act")
-        raise ParseError(path, where, f"table markup (<{cell.tag}>) outside its table or row ({text_of(cell)[:40]!r}): "
-                         "a list's table or row lost its opening tag; the markup is damaged")
+        raise ParseError(path, _unit_around(cell, anchors), f"table markup (<{cell.tag}>) outside its table or row "
+                         f"({text_of(cell)[:40]!r}): a list's table or row lost its opening tag; the markup is damaged")
     if fmt == "oj":
         _labels_outside_rows(root, anchors, path)
     for el in root.xpath("//div[@id] | //p[@id]"):
@@ -205,10 +205,15 @@ def _labels_outside_rows(root: etree._Element, anchors: dict[str, str], path: st
     cell lost its table's markup (an HTML parser drops stray rows and cells), so its point would be read as text
     of the paragraph."""
     for p in root.iter("p"):
-        if _LABEL_ONLY.match(norm_space("".join(p.itertext()))) and not any(a.tag == "td" for a in p.iterancestors()):
-            where = next((anchors[a.get("id")] for a in p.iterancestors() if a.get("id") in anchors), "the act")
-            raise ParseError(path, where, f"a point's label {norm_space(''.join(p.itertext()))!r} outside any list "
-                             "row (its table's markup is lost): the markup is damaged")
+        label = norm_space("".join(p.itertext()))
+        if _LABEL_ONLY.match(label) and not any(a.tag == "td" for a in p.iterancestors()):
+            raise ParseError(path, _unit_around(p, anchors), f"a point's label {label!r} outside any list row (its "
+                             "table's markup is lost): the markup is damaged")
+
+
+def _unit_around(el: etree._Element, anchors: dict[str, str]) -> str:
+    """The top-level unit whose element holds `el`, for the error line; "the act" when none does."""
+    return next((anchors[a.get("id")] for a in el.iterancestors() if a.get("id") in anchors), "the act")
 
 
 def _oj_list_labels(el: etree._Element, uid: str, path: str | Path) -> None:
@@ -252,15 +257,15 @@ def _stray_paragraphs(article: etree._Element, path: str | Path) -> None:
 
 
 def _consolidated_labels(el: etree._Element, uid: str, path: str | Path) -> None:
-    for span in el.iter():
-        if not isinstance(span.tag, str) or "no-parag" not in classes(span):
+    for number in el.iter():  # every element marked as a paragraph's number
+        if not isinstance(number.tag, str) or "no-parag" not in classes(number):
             continue
         # a paragraph number's span that took the paragraph's text (its closing tag cut) leaves no number
-        if not _PAR_NUMBER_LABEL.match(label := norm_space("".join(span.itertext()))):
+        if not _PAR_NUMBER_LABEL.match(label := norm_space("".join(number.itertext()))):
             raise ParseError(path, uid, f"a paragraph number that is not one ({label[:40]!r}): the markup is damaged")
         # a number in a div that lost its class "norm" numbers no paragraph the parser reads
-        parent = span.getparent()
-        if span.tag != "span" or parent is None or "norm" not in classes(parent):
+        parent = number.getparent()
+        if number.tag != "span" or parent is None or "norm" not in classes(parent):
             raise ParseError(path, uid, f"paragraph {label} outside a numbered paragraph's div.norm (its markup is "
                              "damaged)")
     for div in el.iter("div"):

@@ -194,6 +194,14 @@ class TestNoGapToSee:
         self._refused(corpus, tmp_path, "32022R2065.oj.xhtml", data[:at] + data[at + len(b"<tr>"):],
                       r"table markup \(<td>\) outside its table or row")
 
+    def test_a_list_row_with_more_cells_than_its_table_has_columns(self, corpus, tmp_path):
+        # GDPR Article 6(1): point (b)'s row given a second label cell, as when two rows' cells run together
+        data = (corpus / "32016R0679.oj.xhtml").read_bytes()
+        label = data.index(b'<p class="oj-normal">(b)</p>', data.index(b'id="006.001"'))
+        start, end = data.rindex(b"<td", 0, label), data.index(b"</td>", label) + len(b"</td>")
+        self._refused(corpus, tmp_path, "32016R0679.oj.xhtml", data[:end] + data[start:end] + data[end:],
+                      r"a list row of 3 cells in a table of 2 columns.*art_6, the list item after '\(a\)'")
+
     def test_a_nested_tables_opening_tag_deleted_leaves_its_parts_in_the_outer_cell(self, corpus, tmp_path):
         # Omnibus Article 1, point (39): "Article 111 is amended as follows:" then its list's <table …> cut
         data = (corpus / "32026R1744.oj.xhtml").read_bytes()
