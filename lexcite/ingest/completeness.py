@@ -106,6 +106,16 @@ def _gaps(keys: set[str], continued: bool) -> list[str]:
     return missing
 
 
+def _siblings(ids: Iterable[str]) -> dict[tuple[str, str], set[str]]:
+    """(parent id, kind prefix) -> the labels of those children: 'art_3.pnt_44' -> ('art_3', 'pnt') -> {'44'}."""
+    out: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for uid in ids:
+        parent, _, last = uid.rpartition(".")
+        prefix, _, key = last.partition("_")
+        out[(parent, prefix)].add(key)
+    return out
+
+
 def check_sequences(parsed: ParsedAct, path: str | Path) -> None:
     """Every numbered list of siblings runs without a gap; the first gap is named.
 
@@ -116,16 +126,10 @@ def check_sequences(parsed: ParsedAct, path: str | Path) -> None:
     """
     if parsed.format in CONSOLIDATED_FORMATS and parsed.deleted is None:
         return
-    deleted = set(parsed.deleted or ())
-    siblings: dict[tuple[str, str], set[str]] = defaultdict(set)
-    for u in parsed.units:
-        parent, _, last = u.unit.rpartition(".")
-        prefix, _, key = last.partition("_")
-        siblings[(parent, prefix)].add(key)
+    siblings, gone = _siblings(u.unit for u in parsed.units), _siblings(parsed.deleted or ())
     for (parent, prefix), keys in siblings.items():
-        gone = {u.rpartition(".")[2].partition("_")[2] for u in deleted
-                if u.rpartition(".")[0] == parent and u.rpartition(".")[2].startswith(prefix + "_")}
-        missing = [m for m in _gaps(keys, continued=parent.rpartition(".")[2].startswith("sct_")) if m not in gone]
+        missing = [m for m in _gaps(keys, continued=parent.rpartition(".")[2].startswith("sct_"))
+                   if m not in gone.get((parent, prefix), ())]
         if missing:
             kind = _KINDS.get(prefix, prefix)
             under = f" of {parent}" if parent else ""

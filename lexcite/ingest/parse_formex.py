@@ -624,8 +624,7 @@ def parse_formex(
     if main.tag == "CONS.ACT" and len(roots) == 1:
         _prepare(main)
         where = _where(path, main_name)
-        marked = _has_deletions(main)
-        whole = deepcopy(main) if marked else None
+        whole = deepcopy(main) if _has_deletions(main) else None
         _drop_deleted(main, where)
         parsed = _parse_consolidated(main, where, act, version, language, binding)
         deleted: tuple[str, ...] = ()  # the units the markers delete: the only gaps its numbering may have
