@@ -287,13 +287,13 @@ def refresh(
     with Catalog(settings=settings()) as catalog, progress() as bar:
         report = refresh_acts(catalog, celex or None, tuple(language) if language else None,
                               progress=lambda what, n: bar.update(f"fetching {what}", n), settings=settings())
-        manifest = load_manifest(settings().home)
-        if no_index or not catalog.versions():  # an empty catalog (every fetch failed) has nothing to index
-            pass
-        elif manifest is not None and manifest.get("catalog_state") == catalog.state():
-            err.print("index: up to date (nothing to embed)", markup=False)
-        else:
-            indexed = index_and_calibrate(bar, golden=golden, only_if_changed=manifest is not None)
+        # an empty catalog (every fetch failed) has nothing to index
+        if not no_index and catalog.versions():
+            manifest = load_manifest(settings().home)
+            if manifest is not None and manifest.get("catalog_state") == catalog.state():
+                err.print("index: up to date (nothing to embed)", markup=False)
+            else:
+                indexed = index_and_calibrate(bar, golden=golden, only_if_changed=manifest is not None)
     if indexed is not None:
         print_index_report(*indexed, err if as_json else out)
     if as_json:
