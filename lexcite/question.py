@@ -16,7 +16,7 @@ import snowballstemmer
 from lexcite._words import ENGLISH_STOPWORDS
 
 __all__ = ["Cues", "cues", "content_terms", "stem", "STOPWORDS", "in_english", "value_secondary",
-           "asks_for_value"]
+           "asks_for_value", "asks_entry_into_force"]
 
 # The question reader also drops modal verbs and the words every question about an act contains.
 STOPWORDS = ENGLISH_STOPWORDS | frozenset("""
@@ -161,3 +161,11 @@ _ASKS_VALUE = re.compile(
 def asks_for_value(question: str) -> bool:
     """True when some sentence of the question asks for a value rather than only mentioning one."""
     return bool(_ASKS_VALUE.search(" ".join(question.split())))
+
+
+_ENTRY_INTO_FORCE = re.compile(r"\b(?:enter(?:s|ed)? into force|entry into force|in force)\b", re.I)
+
+
+def asks_entry_into_force(question: str) -> bool:
+    """"When did it enter into force?" asks for entry into force, not for the date of application."""
+    return bool(_ENTRY_INTO_FORCE.search(question))

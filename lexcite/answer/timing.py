@@ -35,16 +35,15 @@ from lexcite.answer.verify import Outside, verify
 from lexcite.contract import CitationRef, CitedSentence, Evidence, Perimeter
 from lexcite.errors import CitationError
 from lexcite.ingest.dates import Dated, UnitDates
-from lexcite.question import cues
+from lexcite.question import asks_entry_into_force, cues
 from lexcite.values import act_label
 
-__all__ = ["Timing", "asks_when", "asks_entry_into_force", "timing_sentence", "act_sentence", "timing_notes"]
+__all__ = ["Timing", "asks_when", "timing_sentence", "act_sentence", "timing_notes"]
 
 # asking when a provision applies or is in force; not "by when must X be done" (a deadline the text itself sets)
 _WHEN = re.compile(r"\b(?:from when|since when|until when|(?:from|since) (?:what|which) date|appl(?:y|ies|icable|"
                    r"ication)|comply|compliance|complied|in force|enter(?:s|ed)? into force|entry into force|"
                    r"start(?:s|ed)? to|begin(?:s)? to|take(?:s)? effect|binding)\b", re.I)
-_EIF = re.compile(r"\b(?:enter(?:s|ed)? into force|entry into force|in force)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -58,10 +57,6 @@ class Timing:
 def asks_when(question: str) -> bool:
     """Does the question ask about time: when a provision applies, must be complied with, is in force?"""
     return cues(question).date and bool(_WHEN.search(question))
-
-
-def asks_entry_into_force(question: str) -> bool:
-    return bool(_EIF.search(question))
 
 
 def _cases(dated: Sequence[Dated]) -> str:

@@ -10,23 +10,17 @@ from the provision asked about.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from lexcite.contract import CitationRef
 from lexcite.index.chunks import Passage
 from lexcite.ingest.dates import UnitDates
+from lexcite.question import asks_entry_into_force
 
-__all__ = ["DateSetters", "date_setters", "asks_entry_into_force"]
+__all__ = ["DateSetters", "date_setters"]
 
-_ENTRY = re.compile(r"\b(?:enter(?:s|ed)? into force|entry into force|in force)\b", re.I)
 _BELOW = 1e-4  # how far below its candidate a date-setting unit is placed
-
-
-def asks_entry_into_force(question: str) -> bool:
-    """"When did it enter into force?" asks for entry into force, not for the date of application."""
-    return bool(_ENTRY.search(question))
 
 
 @dataclass(frozen=True)

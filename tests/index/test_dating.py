@@ -6,8 +6,9 @@ import pytest
 
 from lexcite.catalog import Catalog
 from lexcite.index.chunks import passages
-from lexcite.index.dating import asks_entry_into_force, date_setters
+from lexcite.index.dating import date_setters
 from lexcite.ingest.load import ingest_paths
+from lexcite.question import asks_entry_into_force
 
 pytestmark = pytest.mark.integration
 
