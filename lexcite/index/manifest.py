@@ -23,8 +23,8 @@ from lexcite.errors import IndexMismatch
 from lexcite.index.dense import same_backend
 from lexcite.index.stages import Stages, stages_key
 
-__all__ = ["MANIFEST_FORMAT", "FIX", "NO_INDEX", "manifest_path", "load_manifest", "save_manifest", "check",
-           "ThresholdInUse", "threshold_in_use"]
+__all__ = ["MANIFEST_FORMAT", "FIX", "NO_INDEX", "manifest_path", "load_manifest", "save_manifest", "write_atomic",
+           "check", "ThresholdInUse", "threshold_in_use"]
 
 MANIFEST_FORMAT = 1
 FIX = "run `lexcite index --rebuild`"
@@ -49,11 +49,15 @@ def load_manifest(home: Path) -> dict[str, Any] | None:
 
 
 def save_manifest(home: Path, manifest: dict[str, Any]) -> None:
-    path = manifest_path(home)
+    write_atomic(manifest_path(home), json.dumps(manifest, indent=1, sort_keys=True))
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write one of the index's small files whole: a reader sees the old file or the new one, never half."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True))
-    os.replace(tmp, path)  # atomic: a reader sees the old manifest or the new one
+    tmp.write_text(text)
+    os.replace(tmp, path)
 
 
 def check(manifest: dict[str, Any] | None, state: str, embedder: str | None = None,

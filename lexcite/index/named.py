@@ -20,7 +20,6 @@ does not (the retrievers find definitions already), so `Stages.definitions` is o
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from lexcite.index.chunks import Passage
+from lexcite.index.manifest import write_atomic
 from lexcite.question import cues
 from lexcite.references import ActNames, find_references
 
@@ -64,10 +64,7 @@ def terms_path(home: Path) -> Path:
 
 def save_terms(path: Path, passages: Sequence[Passage], fingerprint: str) -> None:
     """Write the term list of `passages`, tagged with `fingerprint` (bm25.fingerprint of their texts)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"fingerprint": fingerprint, "terms": defined_terms(passages)}, ensure_ascii=False))
-    os.replace(tmp, path)  # atomic, as the manifest: a reader sees the old list or the new one, never half
+    write_atomic(path, json.dumps({"fingerprint": fingerprint, "terms": defined_terms(passages)}, ensure_ascii=False))
 
 
 def load_terms(path: Path, fingerprint: str) -> dict[str, list[str]] | None:
