@@ -283,25 +283,25 @@ def refresh(
 
     if golden is not None and not golden.is_file():
         raise ConfigError(f"--golden {golden}: no such file; nothing was fetched")
-    indexed = None
     with Catalog(settings=settings()) as catalog, progress() as bar:
         report = refresh_acts(catalog, celex or None, tuple(language) if language else None,
                               progress=lambda what, n: bar.update(f"fetching {what}", n), settings=settings())
-        # an empty catalog (every fetch failed) has nothing to index
-        if not no_index and catalog.versions():
-            manifest = load_manifest(settings().home)
-            if manifest is not None and manifest.get("catalog_state") == catalog.state():
-                err.print("index: up to date (nothing to embed)", markup=False)
-            else:
-                indexed = index_and_calibrate(bar, golden=golden, only_if_changed=manifest is not None)
-    if indexed is not None:
-        print_index_report(*indexed, err if as_json else out)
+        wanted = not no_index and bool(catalog.versions())  # an empty catalog (every fetch failed): nothing to index
+        manifest = load_manifest(settings().home) if wanted else None
+        up_to_date = manifest is not None and manifest.get("catalog_state") == catalog.state()
+    # what was fetched is said before the index step, which may take minutes or fail on its own
     if as_json:
         print(json.dumps([i.to_dict() for i in report.items], ensure_ascii=False, indent=1))
     else:
         for i in report.items:
             what = f"{i.result.act}@{i.result.version}, {len(i.result.changed_units)} units changed" if i.result else ""
             out.print(f"{i.action:12} {i.role:12} {i.celex} [{i.language}] {what} {i.error}", markup=False)
+    if up_to_date:
+        err.print("index: up to date (nothing to embed)", markup=False)
+    elif wanted:
+        with progress() as bar:
+            indexed = index_and_calibrate(bar, golden=golden, only_if_changed=manifest is not None)
+        print_index_report(*indexed, err if as_json else out)
     if report.failed:
         raise LexciteError(f"{len(report.failed)} document(s) could not be refreshed: "
                            + "; ".join(f"{i.celex}: {i.error}" for i in report.failed)
