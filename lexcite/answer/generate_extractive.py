@@ -168,7 +168,8 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
     defined = _DEFINES.search(text)
     if defined and not asks_value:
         term = defined["term"].casefold()
-        if any(q.casefold() == term for q in shape.quoted):
+        # the term quoted whole, or its first words ('special categories' for 'special categories of personal data')
+        if any(term == q.casefold() or term.startswith(q.casefold() + " ") for q in shape.quoted):
             bonus += 0.6
         elif c.definition and set(content_terms(defined["term"])) & set(q_terms):
             bonus += 0.5

@@ -13,8 +13,8 @@
 
 What joins is only a candidate: the reranker scores it like any other, and the priority it gets
 (`Params.named_bonus` for at most `Params.named_boosted` of them, `Params.definition_bonus`) is
-measured on the dev split (bench/RESULTS.md): citing a provision earns it; asking for a definition
-does not (the retrievers find definitions already), so `Stages.definitions` is off by default.
+measured on the dev split (bench/RESULTS.md). A question that asks for a value ("What is the maximum
+number of ...?") does not ask what a term means, though it opens like a definition question.
 """
 
 from __future__ import annotations
@@ -107,8 +107,8 @@ class Named:
     def _defined(self) -> tuple[dict[str, list[int]], re.Pattern[str] | None]:
         """The defined terms (term -> positions) and the pattern that finds them in a question.
 
-        Read on first use, not as the index opens: definitions are off by default (`Stages.definitions`),
-        and compiling the pattern of every term is milliseconds of each `lexcite ask`. The saved list
+        Read on first use, not as the index opens: only a definition question needs it, and compiling the
+        pattern of every term is milliseconds. The saved list
         spares reading every passage; without one (an index from before it was saved) they are read.
         """
         saved = (load_terms(self._terms_file, self._fingerprint)
@@ -139,7 +139,9 @@ class Named:
                     break
         terms: list[str] = []
         defs: list[int] = []
-        if definitions and cues(query).definition and self._defined[1] is not None:
+        asks = cues(query)
+        # "What is the maximum number of ...?" asks for a value, not what a term means
+        if definitions and asks.definition and not (asks.value_kinds() or asks.count) and self._defined[1] is not None:
             known, pattern = self._defined
             for m in pattern.finditer(query):
                 term = " ".join(m[1].lower().split())

@@ -25,7 +25,7 @@ class Stages:
     named: bool = True  # provisions the question cites join the candidates, with a priority (named.py)
     provenance: bool = True  # an amending instruction gives way to the text it enacted (provenance.py)
     dates: bool = True  # for "when ...?", the units that set the best candidates' dates join them (dating.py)
-    definitions: bool = False  # the definition of a term the question asks about joins (named.py): no gain on dev
+    definitions: bool = True  # the definition of a term the question asks about joins (named.py)
     threshold: bool = True
     scope: bool = True  # abstain on a question asked under a law the catalog lacks (scope.py)
 
@@ -46,7 +46,7 @@ class Params:
     operative_bonus: float = 0.02  # articles, points, annexes over recitals (measured on dev)
     value_bonus: float = 0.03  # a passage that states the kind of value asked for (a date for "when ...?")
     named_bonus: float = 0.05  # a unit under a provision the question cites
-    definition_bonus: float = 0.0  # the definition of a term the question asks about (dev: 0 to 0.05 alike)
+    definition_bonus: float = 0.05  # the definition of a term the question asks about (dev: 0.05 to 0.2 alike, 0 less)
     dates_top: int = 3  # the best operative candidates whose date-setting units join ("when ...?")
     named_boosted: int = 2  # at most this many named units (the best scored) get their bonus (dev: 1-3 alike)
 
