@@ -32,7 +32,8 @@ _WHEN_DATE = (r"when\b(?!\s+\w+ing\b)(?!\s+(?:is|are)\b[^?]*(?:\b(?:obliged|requ
 _CUES = {
     # "when" asks for a date at the start or as "by/since/and when", not inside a condition ("does X apply when Y?")
     "date": rf"^{_WHEN_DATE}|"
-            r"\bwhen (?:does|do|will|did|must|shall|should|is|are|was|were)\b[^?]*\b(?:apply|start|begin|enter|take effect)|"
+            r"\bwhen (?:does|do|will|did|must|shall|should|is|are|was|were)\b[^?]*"
+            r"\b(?:apply|start|begin|enter|take effect)|"
             r"\b(?:by when|from when|until when|since when|and when|what date|which date|dates?\b|deadline|"
             r"apply from|applicable from|applies from|enters? into force|entry into force|start(?:s)? to apply|"
             r"in force|time ?line|timeline|begin(?:s)? to apply|from what (?:date|day|time|year|month)|as of when)\b",
@@ -42,7 +43,8 @@ _CUES = {
     "percent": r"\b(?:percent|per cent|percentage|share of|turnover)\b|%",
     "power": r"\b(?:flops?|floating[- ]point|compute|computation|training compute)\b",
     "definition": r"^(?:what (?:is|are) (?:an? |the )?|what does .* mean|define|definition|meaning of|"
-                  r"what counts as|what is meant by)|\bdefin(?:e|ed|ition)\b|\bmeans?\b|\b(?:counts?|qualif(?:y|ies)) as\b",
+                  r"what counts as|what is meant by)|\bdefin(?:e|ed|ition)\b|\bmeans?\b|"
+                  r"\b(?:counts?|qualif(?:y|ies)) as\b",
     "permission": r"^(?:can|may|is it|am i|are (?:we|they|providers|deployers)|is (?:an?|the)|must|"
                   r"do(?:es)? .* (?:have|need) to|is .* (?:allowed|permitted|prohibited|banned|lawful|legal|required))|"
                   r"\b(?:allowed|permitted|prohibited|banned|forbidden|lawful|obliged|required|obligations?)\b",

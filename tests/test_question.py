@@ -53,3 +53,9 @@ def test_the_c_stemmer_gives_the_pure_python_snowball_stems_on_the_acts_words(co
     fast, slow = Stemmer.Stemmer("english"), EnglishStemmer()
     assert len(words) > 5000
     assert [w for w in sorted(words) if fast.stemWord(w) != slow.stemWord(w)] == []
+
+
+def test_when_were_rules_due_to_apply_asks_a_date_and_counting_as_a_term_asks_its_definition():
+    assert cues("Before the Omnibus, when were the high-risk rules due to apply?").date
+    assert not cues("When is a company obliged to appoint a representative?").date
+    assert cues("What does software need to do to count as an 'AI system'?").definition

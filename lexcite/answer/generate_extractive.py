@@ -50,7 +50,7 @@ from dataclasses import dataclass, replace
 from lexcite.answer.draft import MARKER, Draft, split_sentences
 from lexcite.answer.evidence import instruction_like, own_text
 from lexcite.contract import Evidence
-from lexcite.question import Cues, content_terms, cues, in_english, value_secondary
+from lexcite.question import Cues, content_terms, cues, in_english, stem, value_secondary
 from lexcite.references import ActNames, find_references, without_references
 from lexcite.values import read_values
 
@@ -69,7 +69,9 @@ SECOND = 0.7  # a second unit is quoted when its best sentence scores this share
 _DEFINES = re.compile(r"[‘'\"“](?P<term>[^’'\"”]{2,80})[’'\"”]\s+(?:means|shall mean|refers to|is defined as)\b", re.I)
 _APPLY = re.compile(r"\b(?:shall apply|shall be applicable|applies|apply|enter into force|shall enter into force)\b"
                     r"[^.;]{0,40}\b(?:from|on|by)\b", re.I)
-_PROHIBIT = re.compile(r"\b(?:shall be prohibited|prohibited|shall not|may not|is not allowed|are not allowed)\b", re.I)
+# "shall not apply", "shall not affect", "shall not be considered": a limit of scope, not a prohibition
+_PROHIBIT = re.compile(r"\b(?:shall be prohibited|prohibited|shall not(?! (?:apply|affect|be (?:considered|deemed)|"
+                       r"qualify|prejudice))|may not|is not allowed|are not allowed)\b", re.I)
 _OBLIGE = re.compile(r"\b(?:shall|must|are required to|is required to|shall ensure)\b", re.I)
 _PERMIT = re.compile(r"\b(?:may|is allowed|are allowed|is permitted|are permitted|shall be lawful)\b", re.I)
 _EXCEPT = re.compile(r"\b(?:does not apply|do not apply|shall not apply|shall not affect|unless|except|exception|"
@@ -89,6 +91,13 @@ _YES_NO = re.compile(r"^(?:is|are|am|can|could|may|might|must|do|does|did|shall|
 _LIST = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,3}(?:categories|kinds|types|information|duties|obligations|"
                    r"practices|elements|rights|conditions|cases|requirements|measures|tasks|list|areas|data)\b|"
                    r"\blist\b|\bwhat (?:must|should|has to|have to)\b|\bwhich kinds?\b", re.I)
+# The date in an act's citation ("Regulation (EU) 2019/2144 of the European Parliament and of the Council of
+# 27 November 2019", "(OJ L 170, 30.6.2009, p. 1)") is when that act was adopted or published, no date it sets.
+_CITATION = re.compile(r"\b(?:Council|Commission|Parliament)\s+of\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4}|\(OJ [^)]{1,60}\)")
+_WHO_DUTY = re.compile(r"^who\s+(?:has to|have to|must|shall|should|needs? to|is (?:required|obliged|responsible) "
+                       r"(?:to|for)|are (?:required|obliged|responsible) (?:to|for))\s+([a-z]+)", re.I)
+# "shall register", "shall, prior to the processing, carry out"
+_SHALL_DO = re.compile(r"\b(?:shall|must)(?:,[^,;.]{1,80},)?\s+((?:[a-z]+\s+){0,2}[a-z]+)")
 _WHY = re.compile(r"^why\b|\bwhat (?:is|was) the reason\b|\bwhy (?:did|does|do|is|was)\b", re.I)
 _APPLY_Q = re.compile(r"\b(?:apply|applies|applicable|cover(?:ed|s)?|count|obligations?|exempt\w*)\b", re.I)
 
@@ -102,6 +111,7 @@ class Shape:
     why: bool = False
     applies: bool = False  # a yes/no question about whether something applies, is covered or exempt
     quoted: tuple[str, ...] = ()  # terms the question quotes ('AI system')
+    duty: str = ""  # the stem of the verb a "who has to ...?" question asks the actor of ("regist")
     foreign: bool = False  # not written in English: word overlap with the English text says nothing
 
 
@@ -110,7 +120,12 @@ def shape_of(question: str) -> Shape:
     yes_no = bool(_YES_NO.search(q)) or any(_YES_NO.search(s.strip()) for s in re.split(r"[.,;:]\s+", q)[1:])
     return Shape(yes_no=yes_no, listing=bool(_LIST.search(q)), why=bool(_WHY.search(q)),
                  applies=yes_no and bool(_APPLY_Q.search(q)), quoted=tuple(_QUOTED.findall(q)),
-                 foreign=not in_english(q))
+                 duty=stem(m[1]) if (m := _WHO_DUTY.search(q)) else "", foreign=not in_english(q))
+
+
+def _does_duty(text: str, duty: str) -> bool:
+    """True when the sentence obliges someone to do `duty` (a verb's stem): "... shall register ..."."""
+    return any(stem(w) == duty for m in _SHALL_DO.finditer(text) for w in m[1].split())
 
 
 def _natural(unit: str) -> list[tuple[int, str]]:
@@ -128,6 +143,8 @@ class _Candidate:
     act: str
     unit: str
     index: int  # position of the sentence in its unit
+    chapeau: str = ""  # a point's: the opening words of the paragraph it belongs to, when in the evidence
+    parent: str = ""  # the evidence id of that paragraph
 
 
 def candidate_sentences(text: str) -> list[str]:
@@ -144,13 +161,13 @@ def candidate_sentences(text: str) -> list[str]:
 
 def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], c: Cues, rank: int,
                    q_refs: frozenset[str] = frozenset(), shape: Shape = Shape(), recital: bool = False,
-                   on_named: bool = False) -> float:
+                   on_named: bool = False, chapeau: str = "") -> float:
     """The answer score of one candidate (see the module docstring)."""
     total = sum(q_terms.values()) or 1.0
     lexical = sum(w for t, w in q_terms.items() if t in terms) / total
     if lexical <= 0 and not on_named:  # the provision a question names answers "What does Article 17(1) say?"
         return 0.0
-    values = {v.kind for v in read_values(text)}
+    values = {v.kind for v in read_values(_CITATION.sub(" ", text))}
     bonus = 0.0
     asks_value = c.date or c.period or c.amount or c.percent or c.power
     if c.date and ("date" in values or "month" in values):
@@ -179,14 +196,16 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
         if shape.applies and _EXCEPT.search(text):
             # the act's own scope exclusion ("This Regulation does not apply to ...") decides most of all
             bonus += 0.3 + (0.2 if _OUT_OF_SCOPE.search(text) else 0.0)
-        elif _PROHIBIT.search(text):
-            bonus += 0.25
+        elif _PROHIBIT.search(text) or (_POINT_START.match(text) and _PROHIBIT.search(chapeau)):
+            bonus += 0.25  # a point of "The following AI practices shall be prohibited:" prohibits
         elif _OBLIGE.search(text) or _PERMIT.search(text) or _EXCEPT.search(text) or _POINT_START.match(text):
             bonus += 0.15  # a point of a list is operative: its article's opening words oblige or prohibit
     if c.count and "number" in values:
         bonus += 0.3
     if c.who and _ACTOR.search(text):
         bonus += 0.15
+        if shape.duty and _does_duty(text, shape.duty):  # "Who has to register?": the one who "shall register"
+            bonus += 0.2
     if q_refs:  # the provisions the question names ("Annex I" is not "Annex III")
         refs = {v.value for v in read_values(text) if v.kind == "ref" and v.unit != "rel"}
         bonus += 0.2 * len(q_refs & refs)
@@ -238,10 +257,16 @@ class ExtractiveGenerator:
 
     def _candidates(self, evidence: Sequence[Evidence]) -> list[_Candidate]:
         out = []
+        own = {e.sid: own_text(e, evidence) for e in evidence}
+        units = {(e.ref.act, e.ref.version, e.ref.unit): e.sid for e in evidence}
         for rank, e in enumerate(evidence, start=1):
-            for i, s in enumerate(candidate_sentences(own_text(e, evidence))):
+            head = e.ref.unit.rpartition(".")[0]
+            parent = units.get((e.ref.act, e.ref.version, head)) if head else None
+            if not e.ref.unit.rpartition(".")[2].startswith("pnt_"):
+                parent = None
+            for i, s in enumerate(candidate_sentences(own[e.sid])):
                 out.append(_Candidate(e.sid, rank, s, frozenset(content_terms(s)), e.ref.unit.startswith("rct_"),
-                                      e.ref.act, e.ref.unit, i))
+                                      e.ref.act, e.ref.unit, i, own[parent] if parent else "", parent or ""))
         return out
 
     def generate(self, question: str, evidence: Sequence[Evidence]) -> Draft:
@@ -273,7 +298,8 @@ class ExtractiveGenerator:
         extreme = _extreme_amounts(question, candidates) if self.use_cues and c.amount else set()
         scored = sorted(
             ((score_sentence(cand.text, cand.terms, q_terms, c, cand.rank, q_refs, shape, cand.recital,
-                             on_named(cand.act, cand.unit)) + (EXTREME if id(cand) in extreme else 0.0), cand)
+                             on_named(cand.act, cand.unit), cand.chapeau) + (EXTREME if id(cand) in extreme else 0.0),
+              cand)
              for cand in candidates),
             key=lambda x: (-x[0], x[1].rank, x[1].index),
         )
@@ -310,7 +336,7 @@ class ExtractiveGenerator:
             chosen += more
             covered |= cand.terms
             seen.add(cand.sid)
-        chosen = self._with_points(chosen, by_sid)
+        chosen = self._with_chapeaus(self._with_points(chosen, by_sid), by_sid)
         text = "\n".join(f"{cand.text} [{cand.sid}]" for cand in chosen)
         score_of = {id(cand): s for s, cand in scored}
         params["scores"] = [round(score_of[id(cand)], 4) for cand in chosen if id(cand) in score_of]
@@ -368,6 +394,22 @@ class ExtractiveGenerator:
                     break
                 out[at:at] = by_sid[sid]
                 at += len(by_sid[sid])
+        return out
+
+    def _with_chapeaus(self, chosen: list[_Candidate], by_sid: dict[str, list[_Candidate]]) -> list[_Candidate]:
+        """`chosen`, each point quoted without the opening words of its list ("The following AI practices shall be
+        prohibited:") preceded by them, when the evidence holds them and the answer's length allows: a point
+        alone does not say whether it is prohibited, required or allowed."""
+        out = list(chosen)
+        # a definition states itself: "the following definitions apply:" adds nothing to it
+        for parent in dict.fromkeys(x.parent for x in chosen if x.parent and not _DEFINES.search(x.text)):
+            if parent in {x.sid for x in out} or parent not in by_sid:
+                continue
+            head = [x for x in by_sid[parent] if x.text.rstrip().endswith(":")][:1]
+            if not head or sum(len(x.text) for x in (*out, *head)) > self.max_chars:
+                continue
+            at = next(n for n, x in enumerate(out) if x.parent == parent)
+            out[at:at] = head
         return out
 
     def _quote(self, best: _Candidate, unit: list[_Candidate], shape: Shape) -> list[_Candidate]:

@@ -102,3 +102,33 @@ def test_a_question_not_in_english_quotes_the_top_ranked_unit(units):
 def test_a_question_sharing_no_word_with_the_evidence_is_refused(units):
     draft = ExtractiveGenerator().generate("Where is the nearest bakery?", units.evidence("art_5.par_1.pnt_a"))
     assert draft.refused and not draft.text
+
+
+def test_who_has_to_do_it_gets_the_one_who_shall_do_it(units):
+    # both name an actor and the EU database; only Article 49(1) says who "shall register"
+    _, quoted = answer(units, "Who has to register a high-risk hiring tool in the EU database before it goes on sale?",
+                       "art_71.par_1", "art_49.par_1")
+    assert quoted[0][1] == "art_49.par_1" and "the provider" in quoted[0][0]
+    assert shape_of("Who is required to carry out an impact assessment?").duty == "carri"
+    assert shape_of("Which authority supervises the AI Office?").duty == ""
+
+
+def test_a_quoted_term_finds_the_definition_of_the_act_s_longer_term(units):
+    _, quoted = answer(units, "The AI Act talks about 'special categories' of personal data. Which GDPR provision "
+                              "does that point to?", "art_10.par_5", "art_3.pnt_37")
+    assert quoted[0][1] == "art_3.pnt_37" and "Article 9(1)" in quoted[0][0]
+
+
+def test_a_point_of_the_prohibitions_prohibits_and_comes_after_its_opening_words(units):
+    # Article 50(3) "shall not apply" limits a duty, it prohibits nothing; point (f) is prohibited by its chapeau
+    _, quoted = answer(units, "Can I use an AI tool to read my employees' emotions at work?",
+                       "art_50.par_3", "art_5.par_1", "art_5.par_1.pnt_f")
+    assert [u for _, u in quoted[:2]] == ["art_5.par_1", "art_5.par_1.pnt_f"]
+    assert quoted[0][0] == "The following AI practices shall be prohibited:"
+
+
+def test_the_date_in_an_act_s_citation_is_no_date_of_application(units):
+    # Annex I cites "Regulation (EU) 2019/2144 ... of 27 November 2019": that date is when that act was adopted
+    _, quoted = answer(units, "From what date do the rules on AI in motor vehicle type-approval apply?",
+                       "anx_I.sct_B.pnt_19", "art_113.pnt_c")
+    assert quoted[0][1] == "art_113.pnt_c"

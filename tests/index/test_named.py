@@ -62,6 +62,9 @@ def test_a_definition_question_gets_the_definition_of_the_term_the_acts_define(i
     assert found.terms == ("register keeper",) and _refs(index, found.definitions) == [f"{TERMS}#art_1.pnt_1"]
     assert named.find("What is meant by register keepers?", _all(index), (), definitions=False).definitions == ()
     assert named.find("Must the register keeper store notes?", _all(index), ()).definitions == ()
+    # opens like a definition question but asks for a value
+    assert named.find("What is the maximum number of register keepers?", _all(index), ()).definitions == ()
+    assert named.find("What is the register keeper?", _all(index), ()).terms == ("register keeper",)
 
 
 def test_defined_term_reads_definition_points_only():
