@@ -185,11 +185,13 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
     defined = _DEFINES.search(text)
     if defined and not asks_value:
         term = defined["term"].casefold()
-        # the term quoted whole, or its first words ('special categories' for 'special categories of personal data')
-        if any(term == q.casefold() or term.startswith(q.casefold() + " ") for q in shape.quoted):
+        # the term quoted whole, in the plural ('operators'), or its first words ('special categories' for
+        # 'special categories of personal data')
+        if any(term in (q.casefold(), q.casefold().removesuffix("s")) or term.startswith(q.casefold() + " ")
+               for q in shape.quoted):
             bonus += 0.6
-        elif c.definition and set(content_terms(defined["term"])) & set(q_terms):
-            bonus += 0.5
+        elif c.definition and not shape.quoted and set(content_terms(defined["term"])) & set(q_terms):
+            bonus += 0.5  # a question that quotes its term asks about that term, not one sharing a word with it
         elif c.definition:
             bonus += 0.05
     if (c.permission or shape.yes_no) and not asks_value:
