@@ -44,7 +44,7 @@ _CUES = {
     "power": r"\b(?:flops?|floating[- ]point|compute|computation|training compute)\b",
     "definition": r"^(?:what (?:is|are) (?:an? |the )?|what does .* mean|define|definition|meaning of|"
                   r"what counts as|what is meant by)|\bdefin(?:e|ed|ition)\b|\bmeans?\b|"
-                  r"\b(?:counts?|qualif(?:y|ies)) as\b",
+                  r"\b(?:counts?|qualif(?:y|ies)) as\b|\bin (?:\w+ |the act's )?terms\b(?! of)",
     "permission": r"^(?:can|may|is it|am i|are (?:we|they|providers|deployers)|is (?:an?|the)|must|"
                   r"do(?:es)? .* (?:have|need) to|is .* (?:allowed|permitted|prohibited|banned|lawful|legal|required))|"
                   r"\b(?:allowed|permitted|prohibited|banned|forbidden|lawful|obliged|required|obligations?)\b",

@@ -80,6 +80,18 @@ def load_terms(path: Path, fingerprint: str) -> dict[str, list[str]] | None:
     return saved["terms"]
 
 
+def _short_forms(terms: dict[str, list[int]]) -> dict[str, list[int]]:
+    """The last two or more words of a defined term, standing for it where no other term ends so and no term is
+    so named: people say "data breach" for "personal data breach", "regulatory sandbox" for "AI regulatory
+    sandbox"."""
+    ends: dict[str, set[str]] = {}
+    for t in terms:
+        words = t.split()
+        for n in range(2, len(words)):
+            ends.setdefault(" ".join(words[-n:]), set()).add(t)
+    return {end: terms[next(iter(full))] for end, full in ends.items() if len(full) == 1 and end not in terms}
+
+
 @dataclass(frozen=True)
 class NamedCandidates:
     references: tuple[int, ...]  # passage positions under a provision the question cites
@@ -116,6 +128,7 @@ class Named:
         by_key = saved if saved is not None else defined_terms(self._passages)
         position = {p.key: i for i, p in enumerate(self._passages)}
         terms = {t: [position[k] for k in keys if k in position] for t, keys in by_key.items()}
+        terms |= _short_forms(terms)
         longest_first = sorted(terms, key=len, reverse=True)  # "AI system" before "system"
         alternatives = "|".join(re.escape(t) for t in longest_first)
         pattern = re.compile(rf"(?<![\w-])({alternatives})(?:e?s)?(?![\w-])", re.I) if longest_first else None

@@ -101,3 +101,14 @@ class TestTheSavedTermList:
         assert load_terms(path, "fp") is None
         named = Named(ps, acts, path, "fp")
         assert named.terms == index[1].terms and {"register keeper", "entry"} <= named.terms
+
+
+def test_a_defined_term_is_found_by_its_last_words_when_no_other_term_ends_so():
+    from lexcite.index.named import _short_forms
+
+    terms = {"personal data breach": [1], "remote biometric identification system": [2],
+             "real-time remote biometric identification system": [3], "ai system": [4], "emotion ai system": [5]}
+    short = _short_forms(terms)
+    assert short["data breach"] == [1]
+    assert "biometric identification system" not in short  # two terms end so
+    assert "ai system" not in short  # a term of its own
