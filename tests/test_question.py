@@ -60,4 +60,4 @@ def test_when_were_rules_due_to_apply_asks_a_date_and_counting_as_a_term_asks_it
     assert not cues("When is a company obliged to appoint a representative?").date
     assert cues("What does software need to do to count as an 'AI system'?").definition
     assert cues("Is a lost laptop a data breach in GDPR terms?").definition
-    assert not cues("What are the fines in terms of turnover?").definition
+    assert not cues("How are fines set in terms of turnover?").definition
