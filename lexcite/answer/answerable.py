@@ -8,7 +8,10 @@ this runs after evidence and before any generator, on the admitted units' text:
    threshold, or a count for "how many staff") and no admitted sentence states
    one of that kind about the question's subject (sharing at least
    `MIN_SUBJECT` of the subject's term weight) -> refusal naming the kind of
-   value and the subject;
+   value and the subject. When the question names what it measures ("how many
+   staff", "the registration fee", "how much liability insurance cover"), a
+   sentence stating such a value must also be about that thing (two thirds of
+   its words, counting only words the admitted units use) -> else refusal;
 2. term: the question asks about a name (a proper name or a model name: "Italy",
    "GPT-4") that appears in no admitted unit, neither written out nor as the
    initials of words a unit uses ("DPO": "data protection officer"), and is not
@@ -33,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lexcite.answer.draft import split_sentences
-from lexcite.answer.evidence import supporting_text
+from lexcite.answer.evidence import own_text, supporting_text
 from lexcite.contract import Evidence
 from lexcite.question import asks_for_value, content_terms, cues, in_english, stem, value_secondary
 from lexcite.references import without_references
@@ -144,14 +147,51 @@ def _absent_head(question: str, texts: Sequence[str], known: Iterable[str]) -> s
     return None if found else m.group(1).strip()
 
 
+# "one" counts only as "one X per Y": "at least one", "one or more", "one of" state no count
+_NUMBER_WORD = re.compile(r"\b(?:(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?!of\b|or\b)[a-z]|"
+                          r"one\s+[a-z]+\s+per\b)", re.I)
+
+
 def _kinds(text: str) -> set[str]:
-    return {v.kind for v in read_values(text)}
+    # the acts write small counts in words ("one representative per Member State"): a number all the same
+    return {v.kind for v in read_values(text)} | ({"number"} if _NUMBER_WORD.search(text) else set())
+
+
+# What a value question measures: "how many staff", "how many hours of training", "the registration fee",
+# "how much liability insurance cover". A sentence that states a value of the kind asked answers only when it
+# is about that thing too: "fines of up to EUR 15 000 000" state no insurance cover.
+_STOP = r"(?=\s+(?:is|are|does|do|must|has|have|can|could|may|did|was|were|should|will|would|shall|need|needs|to|" \
+        r"in|for|per|under|by|on|at|that|which|a|an|the)\b|\s*[?,.;—–-]|\s*$)"
+_HOW_MANY = re.compile(rf"\bhow (?:many|much)\s+((?:[\w'’-]+\s+){{0,5}}?[\w'’-]+?){_STOP}", re.I)
+_VALUE_NOUN = re.compile(r"\b(?:what|which)(?:'s| is| are| was| were)? (?:the )?((?:[\w'’-]+ ){0,2}(?:fees?|salary|"
+                         r"salaries|age|price|costs?|charges?))\b", re.I)
+
+
+_NOUN_KINDS = {"age": frozenset({"period", "number"})}  # the rest (fee, salary, price, cost, charge): an amount
+
+
+def _noun_kinds(question: str) -> frozenset[str]:
+    """The kinds of value "What is the registration fee / minimum age ...?" asks for, which no cue names."""
+    m = _VALUE_NOUN.search(_asking_sentence(question))
+    return _NOUN_KINDS.get(m.group(1).split()[-1].lower(), frozenset({"amount"})) if m else frozenset()
+
+
+def _measured(question: str, known: Iterable[str]) -> list[str]:
+    """The stems of the thing a value question measures (see above), or [] when it names none."""
+    asking = _asking_sentence(question)
+    m = _HOW_MANY.search(asking) or _VALUE_NOUN.search(asking)
+    if not m:
+        return []
+    phrase = re.sub(r"^(?:[\w'’-]+\s+)*?of\s+", "", m.group(1)) if " of " in f" {m.group(1)} " else m.group(1)
+    known = {k.lower() for k in known}
+    return [t for t in content_terms(phrase) if t not in _ASKING and t not in _GENERIC and t not in known]
 
 
 def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str] = ()) -> Answerability:
     """Whether `evidence` can answer `question` (module docstring); `known_names`: words of the catalog's
     act titles and short forms ("GDPR", "Omnibus"), never refused as absent."""
-    texts = [supporting_text(e.text) for e in evidence]
+    # a paragraph whose points are admitted too speaks by its opening words: its points are read on their own
+    texts = [supporting_text(own_text(e, evidence)) for e in evidence]
     named = [*texts, *(e.title for e in evidence)]  # a provision's heading names what it is about
     # names are read in English questions only ("IA" is Italian for "AI")
     absent = _absent_names(question, named, known_names) if in_english(question) else []
@@ -165,7 +205,7 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
         return Answerability(False, TERM_ABSENT, f"no admitted provision speaks of {head}, which the question asks "
                                                  "for", {"absent": [head]})
     wanted = frozenset() if value_secondary(question) or not asks_for_value(question) else \
-        c.value_kinds() | ({"number"} if c.count else set())
+        c.value_kinds() | ({"number"} if c.count else set()) | _noun_kinds(question)
     if not wanted:
         return Answerability(True)
     subject_text, subject = _subject(question)
@@ -182,6 +222,22 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
         terms = set(content_terms(s))
         best = max(best, sum(w for t, w in weight.items() if t in terms) / total)
     detail = {"wanted": sorted(wanted), "subject": subject_text, "best_subject_share": round(best, 4)}
+    # only words the admitted units use: the question's own word may be a lay one for a notion the acts name
+    # otherwise ("customers" for "recipients of the service"), and says nothing of what they leave unstated
+    used = {t for text in texts for t in content_terms(text)}
+    measured = [t for t in _measured(question, known_names)
+                if t in used or any(len(t) >= 5 and p.startswith(t) for p in used)]
+    if measured:
+        def about(s: str) -> bool:
+            terms = set(content_terms(s))
+            return 3 * sum(t in terms or any(len(t) >= 5 and p.startswith(t) for p in terms) for t in measured) \
+                >= 2 * len(measured)
+        detail["measured"] = measured
+        if not any(_kinds(s) & wanted and about(s) for s in sentences):
+            kinds = sorted({_KIND_WORDS[k] for k in wanted if k in _KIND_WORDS})
+            kind = " or ".join(f"an {k}" if k[0] in "aeiou" else f"a {k}" for k in kinds)
+            return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {kind} of "
+                                                          f"\u201c{' '.join(measured)}\u201d", detail)
     if subject and best < MIN_SUBJECT:
         kinds = sorted({_KIND_WORDS[k] for k in wanted if k in _KIND_WORDS})
         kind = " or ".join(f"an {k}" if k[0] in "aeiou" else f"a {k}" for k in kinds)

@@ -40,6 +40,32 @@ class TestOnRealUnits:
                   units.evidence("art_70.par_3"), ACTS)
         assert not v.answerable and "a number" in v.reason
 
+    def test_a_value_stated_of_something_else_than_what_the_question_measures_is_refused(self, units):
+        # Article 99(4) states amounts in euros, of fines; Article 31(9) speaks of the insurance but states none
+        v = check("How much liability insurance cover, in euros, must a notified body hold?",
+                  units.evidence("art_31.par_9", "art_99.par_4"), ACTS)
+        assert not v.answerable and v.rule == VALUE_NOT_STATED and "insur" in v.reason
+        assert v.detail["measured"] == ["liabil", "insur"]  # "cover": a word these units do not use
+
+    def test_a_count_the_act_writes_in_words_answers(self, units):
+        v = check("How many members does the European AI Board have?", units.evidence("art_65.par_2"), ACTS)
+        assert v.answerable
+
+    def test_a_word_the_units_never_use_is_no_measure_of_what_they_state(self, units):
+        # "delegates" is the asker's word; the Board's composition is stated in the act's
+        v = check("How many delegates sit on the European AI Board?", units.evidence("art_65.par_2"), ACTS)
+        assert v.answerable and "measured" not in v.detail
+
+    def test_a_paragraph_whose_points_are_admitted_speaks_by_its_opening_words(self, units):
+        # Article 3's text holds every definition and their numbers; the points are read on their own
+        v = check("How many hours of AI literacy training does each employee need per year?",
+                  units.evidence("art_3", "art_3.pnt_56", "art_4"), ACTS)
+        assert not v.answerable and v.rule == VALUE_NOT_STATED
+
+    def test_a_question_for_a_fee_or_an_age_asks_for_a_value_no_cue_names(self, units):
+        v = check("What is the registration fee for the EU database?", units.evidence("art_71.par_1"), ACTS)
+        assert not v.answerable and "an amount" in v.reason
+
     def test_a_name_asked_about_that_no_admitted_unit_mentions_is_refused(self, units):
         v = check("Which authority has Italy designated as its market surveillance authority for AI?",
                   units.evidence("art_70.par_2", "art_74.par_1"), ACTS)
