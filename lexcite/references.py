@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from lexcite.errors import CitationError
@@ -263,6 +263,11 @@ class ActNames:
     @property
     def acts(self) -> Collection[str]:
         return self._forms.keys()
+
+    @property
+    def forms(self) -> Mapping[str, set[str]]:
+        """CELEX -> the names it goes by, as `name_core`s."""
+        return self._forms
 
     def resolve(self, name: str) -> str | None:
         """The CELEX of the one act `name` names, or None (unknown, or more than one act goes by it)."""

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from lexcite.index.chunks import Passage
 from lexcite.values import read_values
 
-__all__ = ["binding_bonuses", "value_bonuses", "named_bonuses", "ValueKinds"]
+__all__ = ["binding_bonuses", "act_bonuses", "value_bonuses", "named_bonuses", "ValueKinds"]
 
 
 def binding_bonuses(final: Mapping[int, float], passages: Sequence[Passage], unit: float, binding: float,
@@ -30,6 +30,12 @@ def binding_bonuses(final: Mapping[int, float], passages: Sequence[Passage], uni
         if bonus:
             out[i] = bonus
     return out
+
+
+def act_bonuses(final: Mapping[int, float], passages: Sequence[Passage], acts: frozenset[str], unit: float,
+                weight: float) -> dict[int, float]:
+    """`weight` for each candidate of an act the question names ("under the GDPR")."""
+    return {i: weight * unit for i in final if passages[i].record.unit.act in acts}
 
 
 class ValueKinds:

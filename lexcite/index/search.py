@@ -43,7 +43,7 @@ from lexcite.index.manifest import FIX, NO_INDEX, check, load_manifest
 from lexcite.index.named import Named, terms_path
 from lexcite.index.perimeter import RecordMask, where
 from lexcite.index.pool import join
-from lexcite.index.priorities import ValueKinds, binding_bonuses, named_bonuses, value_bonuses
+from lexcite.index.priorities import ValueKinds, act_bonuses, binding_bonuses, named_bonuses, value_bonuses
 from lexcite.index.provenance import Provenance, asks_about_a_change
 from lexcite.index.provisions import DEFAULT_BUDGET, Seed, group_provisions
 from lexcite.index.rerank import Reranker, load_reranker, rerank
@@ -261,6 +261,11 @@ class Searcher:
                 for i, bonus in named_bonuses(final, positions, unit, weight, P.named_boosted).items():
                     final[i] += bonus
                     scores.setdefault(i, {})[key] = bonus
+        if stages.acts and final and (acts := self._named.acts_in(query)):  # "under the GDPR": that act first
+            for i, bonus in act_bonuses(final, self.passages, acts, bonus_unit(scale, P.rrf_k, final),
+                                        P.act_bonus).items():
+                final[i] += bonus
+                scores.setdefault(i, {})["act_bonus"] = bonus
         if stages.dates and final and asks.date:
             t = time.perf_counter()
             lifted = date_setters(query, self._best_first(final, final), final, self.passages, self._unit_dates,

@@ -26,6 +26,7 @@ class Stages:
     provenance: bool = True  # an amending instruction gives way to the text it enacted (provenance.py)
     dates: bool = True  # for "when ...?", the units that set the best candidates' dates join them (dating.py)
     definitions: bool = True  # the definition of a term the question asks about joins (named.py)
+    acts: bool = True  # the units of an act the question names ("under the AI Act", "GDPR") first (named.py)
     threshold: bool = True
     scope: bool = True  # abstain on a question asked under a law the catalog lacks (scope.py)
 
@@ -48,6 +49,7 @@ class Params:
     named_bonus: float = 0.05  # a unit under a provision the question cites
     definition_bonus: float = 0.05  # the definition of a term the question asks about (dev: 0.05 to 0.2 alike, 0 less)
     dates_top: int = 3  # the best operative candidates whose date-setting units join ("when ...?")
+    act_bonus: float = 0.03  # a unit of an act the question names by name
     named_boosted: int = 2  # at most this many named units (the best scored) get their bonus (dev: 1-3 alike)
 
 
@@ -71,6 +73,8 @@ ABLATION: dict[str, Stages] = {
                       value_priority=True, named=True, provenance=True, dates=True),
     "+definitions": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
                             value_priority=True, named=True, provenance=True, dates=True, definitions=True),
+    "+acts": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
+                     value_priority=True, named=True, provenance=True, dates=True, definitions=True, acts=True),
     "full": Stages(),
 }
 

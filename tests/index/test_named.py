@@ -112,3 +112,16 @@ def test_a_defined_term_is_found_by_its_last_words_when_no_other_term_ends_so():
     assert short["data breach"] == [1]
     assert "biometric identification system" not in short  # two terms end so
     assert "ai system" not in short  # a term of its own
+
+
+def test_the_acts_a_question_names_by_name_not_by_a_bare_word():
+    from lexcite.index.named import Named
+
+    named = Named([], [("32024R1689", "Regulation (EU) 2024/1689 … (Artificial Intelligence Act)"),
+                       ("32016R0679", "Regulation (EU) 2016/679 … (General Data Protection Regulation)")])
+    assert named.acts_in("Does gait count as biometric data under the AI Act?") == {"32024R1689"}
+    assert named.acts_in("Under the GDPR, on what grounds can I process data?") == {"32016R0679"}
+    assert named.acts_in("What does the data protection regulation say about the AI Act?") == {"32016R0679",
+                                                                                               "32024R1689"}
+    assert named.acts_in("Is AI in hiring high-risk?") == frozenset()  # "AI" alone names no act
+    assert named.acts_in("Do gdpr rules apply?") == frozenset()  # an acronym is written in capitals
