@@ -588,6 +588,7 @@ class SearchResult:
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
     outside: tuple[str, ...] = ()  # laws the question is asked under that the catalog lacks (index/scope.py)
     provisions: ProvisionEvidence | None = None  # the evidence by provision, at the default budget
+    expanded: tuple[str, ...] = ()  # the acts' terms BM25 read beside the query (lexcite/lay_terms.py)
 
 
 @runtime_checkable

@@ -152,6 +152,7 @@ def search(
     if as_json:
         print(json.dumps({"query": question, "perimeter": perimeter.to_dict(), "threshold": result.threshold,
                           "abstained": result.abstained, "outside": list(result.outside),
+                          "expanded": list(result.expanded),
                           "ranked": rows[:k] if not explain else rows,
                           "discarded": [{"ref": r, "reason": why} for r, why in result.discarded] if explain else [],
                           "provisions": _provision_rows(result) if explain else [],
@@ -191,6 +192,9 @@ def _print_result(result: SearchResult, rows: list[dict], k: int, explain: bool)
     if result.threshold is not None:
         out.print(f"threshold {result.threshold:.4f}; {len(result.admitted)} admitted")
     if explain:
+        if result.expanded:
+            out.print(f"BM25 also read the acts' terms: {'; '.join(result.expanded)}",
+                      markup=False, highlight=False)
         evidence = result.provisions
         if evidence is not None and evidence.groups:
             out.print(f"[bold]evidence by provision[/bold] ({evidence.tokens} of {evidence.budget} tokens)")

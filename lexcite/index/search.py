@@ -51,6 +51,7 @@ from lexcite.index.scope import Scope
 from lexcite.index.siblings import Siblings, expand
 from lexcite.index.stages import ABLATION, Params, Stages, stages_key
 from lexcite.ingest.dates import UnitDates
+from lexcite.lay_terms import acts_terms
 from lexcite.question import cues
 
 __all__ = ["Searcher", "Stages", "Params", "ABLATION", "search", "stages_key", "stage_table"]
@@ -169,14 +170,19 @@ class Searcher:
         mask = self._mask(perimeter)
         timings["perimeter"] = time.perf_counter() - t
 
+        # BM25 reads the question with the acts' words for what it says in its own (lay_terms.py); the embedder
+        # and the reranker read it as written (dev: expanding the dense query ranks worse, and an expanded rerank
+        # moves the score scale the abstention threshold is set on, which then cut evidence)
+        added = acts_terms(query) if stages.expansion else ()
+        wording = f"{query} {' '.join(added)}" if added else query
         lists: dict[str, list[tuple[int, float]]] = {}
         if stages.bm25:
             t = time.perf_counter()
-            lists["bm25"] = self._bm25.top(query, mask, P.n_bm25)
+            lists["bm25"] = self._bm25.top(wording, mask, P.n_bm25)
             timings["bm25"] = time.perf_counter() - t
         if stages.dense:
             t = time.perf_counter()
-            qv = self._embedder.embed([query], query=True)[0]
+            qv = self._embedder.embed([query], query=True)[0]  # the embedder reads the question as written
             timings["embed"] = time.perf_counter() - t
             t = time.perf_counter()
             lists["dense"] = []
@@ -299,7 +305,8 @@ class Searcher:
         timings["total"] = time.perf_counter() - t_all
         return SearchResult(query=query, perimeter=perimeter, ranked=ranked, admitted=admission.admitted,
                             threshold=threshold, abstained=not admission.admitted, stage_hits=stage_hits,
-                            discarded=tuple(discarded), timings=timings, outside=outside, provisions=provisions)
+                            discarded=tuple(discarded), timings=timings, outside=outside, provisions=provisions,
+                            expanded=added)
 
     def evidence(self, result: SearchResult, budget: int) -> ProvisionEvidence:
         """The evidence by provision of `result` under another token budget (provisions.py)."""

@@ -27,6 +27,7 @@ class Stages:
     dates: bool = True  # for "when ...?", the units that set the best candidates' dates join them (dating.py)
     definitions: bool = True  # the definition of a term the question asks about joins (named.py)
     acts: bool = True  # the units of an act the question names ("under the AI Act", "GDPR") first (named.py)
+    expansion: bool = True  # BM25 adds the acts' terms for what the question says in its own words (lay_terms.py)
     threshold: bool = True
     scope: bool = True  # abstain on a question asked under a law the catalog lacks (scope.py)
 
@@ -75,6 +76,9 @@ ABLATION: dict[str, Stages] = {
                             value_priority=True, named=True, provenance=True, dates=True, definitions=True),
     "+acts": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
                      value_priority=True, named=True, provenance=True, dates=True, definitions=True, acts=True),
+    "+expansion": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
+                          value_priority=True, named=True, provenance=True, dates=True, definitions=True, acts=True,
+                          expansion=True),
     "full": Stages(),
 }
 

@@ -132,3 +132,10 @@ def test_the_date_in_an_act_s_citation_is_no_date_of_application(units):
     _, quoted = answer(units, "From what date do the rules on AI in motor vehicle type-approval apply?",
                        "anx_I.sct_B.pnt_19", "art_113.pnt_c")
     assert quoted[0][1] == "art_113.pnt_c"
+
+
+def test_a_question_in_the_asker_s_words_is_matched_by_the_acts_words(units):
+    # "police", "live", "face matching": the act says "law enforcement", "real-time", "biometric identification"
+    _, quoted = answer(units, "Can the police run live face matching on crowds at a train station?",
+                       "art_5.par_1", "art_5.par_1.pnt_h")
+    assert "art_5.par_1.pnt_h" in [u for _, u in quoted]

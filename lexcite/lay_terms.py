@@ -1,0 +1,108 @@
+"""The words the acts use for what people say in their own: query expansion for BM25 and the answer stage.
+
+"Do we need someone in the EU to act for us?" shares no word with "providers established in third
+countries shall ... appoint an authorised representative", and the small embedder does not bridge
+that gap either; with the act's words added to the query, BM25 finds the provision. So a question
+that says a thing the way people say it gets, appended for BM25 only (the embedder and the reranker
+read the question as written: on dev, expanding the dense query ranked worse), the term the acts use
+for it: "someone to act for us" -> "authorised representative", "countries" -> "Member
+States", "money" -> "financial resources".
+
+The list is EU legislative drafting vocabulary (the AI Act's, the GDPR's, and the terms they share
+with the product-safety acts), one entry per notion, written from what each term means rather than
+from any question. Only what the question lacks is added: a question that already uses the act's
+term is left as it is. The extractive generator counts these terms among the question's words when it
+matches sentences (the law says "law enforcement" where the question says "police"). Named
+provisions, definitions and dates read the question as written. Whether the list earns its place is
+measured on the dev split (`Stages.expansion`, bench/RESULTS.md).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["expand_query", "acts_terms", "LAY_TERMS"]
+
+# (what people say, as a regex; the term the acts use)
+LAY_TERMS: tuple[tuple[str, str], ...] = (
+    # who
+    (r"\b(?:countries|country's|national governments?|governments?)\b", "Member States"),
+    (r"\b(?:act|acts|speak|speaks) (?:for|on behalf of) (?:us|them|it|the company)\b|"
+     r"\blocal (?:agent|representative)\b|\brepresent (?:us|them|it)\b", "authorised representative"),
+    (r"\b(?:resellers?|retailers?|shops?|marketplaces?)\b", "distributor"),
+    (r"\bimport(?:s|ed|ing)?\b", "importer"),
+    (r"\b(?:makers?|manufacturers?|developers?|vendors?|builds?|built)\b", "provider"),
+    (r"\b(?:watchdogs?|regulators?)\b", "supervisory authority market surveillance authority"),
+    (r"\bpolice\b", "law enforcement"),
+    (r"\b(?:public (?:hospital|school|body|bodies|sector|administration)s?|government (?:agenc(?:y|ies)|departments?)|"
+     r"ministr(?:y|ies)|municipalit(?:y|ies)|city council)\b", "public authorities and bodies"),
+    (r"\b(?:outside|external) (?:consultant|provider|firm|company|expert)s?\b|\bcontractors?\b|\boutsourc\w*",
+     "service contract"),
+    (r"\b(?:kids?|children|minors?|teenagers?|under-?age)\b", "child"),
+    (r"\b(?:foreign|non-EU|US|American|Chinese|Indian|UK) "
+     r"(?:company|companies|firm|firms|provider|providers|business)\b|"
+     r"\b(?:based|established|located) in (?!(?:the )?(?:EU|Europe|Union|Member))(?:the )?(?-i:[A-Z])\w+|"
+     r"\b(?:based|established|located) outside (?:the )?(?:EU|Europe|Union)\b", "third country"),
+    (r"\bon (?:a client's|the client's|someone else's|our customers'|their) instructions\b|"
+     r"\b(?:for|on behalf of) (?:someone|somebody) else\b", "processor on behalf of the controller"),
+    (r"\b(?:who|which) decides?\b|\bthe one who decides\b", "controller determines the purposes and means"),
+    # money, people, resources
+    (r"\b(?:money|funding|budget|funds)\b", "financial resources"),
+    (r"\b(?:staff|staffing|people to do|headcount|personnel)\b", "human resources"),
+    (r"\b(?:enough means|the means)\b", "adequate resources"),
+    # documents, records, marks
+    (r"\b(?:inventory|register|list|log) of (?:what we do with|our|all (?:the )?|the )?(?:personal )?data\b|"
+     r"\bdata (?:inventory|map|mapping)\b|\bwhat we do with (?:people's |customers' |personal )*data\b",
+     "record of processing activities"),
+    (r"\b(?:company|contact|our|business) details\b|\bour (?:name|brand)\b", "name registered trade name address"),
+    (r"\b(?:box|packag\w*|wrapper)\b", "packaging"),
+    (r"\b(?:label|sticker|stamp|logo)\b", "CE marking"),
+    (r"\b(?:event records|audit trail|activity records?)\b", "logs"),
+    # data protection notions
+    (r"\b(?:data )?(?:leak|leaks|leaked|hack|hacked|breach(?:ed)?)\b", "personal data breach"),
+    (r"\b(?:delete|deleted|deleting|remove|wipe|erase) (?:my|our|his|her|their|the|all)?\s*(?:personal )?data\b|"
+     r"\bforgotten\b", "erasure"),
+    (r"\b(?:correct|fix|update) (?:my|his|her|their|the|wrong|inaccurate) (?:personal )?(?:data|details|records)\b",
+     "rectification"),
+    (r"\b(?:a copy of|see|view) (?:my|his|her|their|all) (?:personal )?data\b", "right of access"),
+    (r"\b(?:take|move|transfer|port) (?:my|his|her|their) data\b", "data portability"),
+    (r"\b(?:decided|made|taken) by (?:an? )?(?:algorithm|computer|machine|software)\b|\bautomated decisions?\b",
+     "automated individual decision-making"),
+    # AI Act notions
+    (r"\b(?:face|facial) (?:matching|recognition|scan\w*)\b|\brecogni[sz]e faces\b", "biometric identification"),
+    (r"(?<!go )(?<!goes )(?<!going )(?<!went )\blive\b", "real-time"),  # "live face matching", not "goes live"
+    (r"\b(?:feelings?|moods?)\b", "emotions"),  # "emotions" itself is the act's word
+    (r"\b(?:chatbots?|virtual assistants?|talking to an? (?:AI|bot|machine))\b",
+     "interact directly with natural persons"),
+    (r"\bdeepfakes?\b", "deep fake"),
+    (r"\b(?:sell|sells|selling|sold|on sale|launch|launches|release|releases|bring to market)\b",
+     "placing on the market"),
+    (r"\b(?:hiring|recruit\w*|job applicants?|candidates for a job|CVs?)\b", "recruitment or selection"),
+    (r"\b(?:universit(?:y|ies)|schools?|exams?|admissions?|students?)\b", "education and vocational training"),
+    (r"\b(?:credit scor\w*|loans?|lending)\b", "creditworthiness credit score"),
+    (r"\b(?:hobby|own use|personal use|at home|for fun)\b", "purely personal non-professional activity"),
+    (r"\b(?:datasets?|data sets?)\b", "training, validation and testing data sets"),
+    (r"\bopen[- ]source\b", "free and open-source licence"),
+    (r"\b(?:in charge of|supervis(?:e|es|ed|ing|ion)|overseeing|oversee|keep an eye on|human in the loop)\b",
+     "human oversight"),
+    (r"\b(?:results?|outputs?|predictions?)\b", "output"),
+    (r"\b(?:certificate|certified|certification)s? (?:is )?(?:good|valid) for\b|\brenew\w*\b",
+     "validity of certificates"),
+)
+_COMPILED = tuple((re.compile(lay, re.I), legal) for lay, legal in LAY_TERMS)
+
+
+def acts_terms(query: str) -> tuple[str, ...]:
+    """The acts' terms for what `query` says in other words, none it already uses."""
+    extra: list[str] = []
+    low = query.lower()
+    for pattern, legal in _COMPILED:
+        if legal.lower() not in low and legal not in extra and pattern.search(query):
+            extra.append(legal)
+    return tuple(extra)
+
+
+def expand_query(query: str) -> str:
+    """`query` followed by `acts_terms(query)`."""
+    extra = acts_terms(query)
+    return f"{query} {' '.join(extra)}" if extra else query

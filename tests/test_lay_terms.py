@@ -1,0 +1,34 @@
+"""Query expansion: the acts' words for what a question says in its own, added for BM25 and the reranker."""
+
+from __future__ import annotations
+
+import pytest
+
+from lexcite.lay_terms import acts_terms, expand_query
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize(("question", "term"), [
+    ("We're based in India. Do we need someone in the EU to act for us?", "authorised representative"),
+    ("Must countries give their AI authorities enough money?", "Member States"),
+    ("Must countries give their AI authorities enough money?", "financial resources"),
+    ("Can the police run live face matching at a station?", "law enforcement"),
+    ("Can the police run live face matching at a station?", "biometric identification"),
+    ("Do we have to keep an inventory of what we do with people's personal data?", "record of processing activities"),
+    ("Can our DPO be an outside consultant?", "service contract"),
+])
+def test_a_thing_said_in_the_asker_s_words_gets_the_acts_term(question, term):
+    assert term in acts_terms(question)
+
+
+def test_nothing_is_added_that_the_question_already_says_or_that_only_looks_alike():
+    assert acts_terms("Which Member States must designate a market surveillance authority?") == ()
+    assert "real-time" not in acts_terms("Where must we register the system before it goes live?")
+    assert "human oversight" not in acts_terms("Which supervisory authority is competent?")
+    assert "third country" not in acts_terms("We are based in Europe. Does the GDPR apply?")
+
+
+def test_the_question_comes_first_and_is_kept_whole():
+    q = "Can the police use live face matching?"
+    assert expand_query(q).startswith(q + " ") and expand_query("What is an AI system?") == "What is an AI system?"
