@@ -27,7 +27,10 @@ aren cannot shall may must per whether eu union regulation article articles para
 # company obliged to ...?", "When is a change a 'substantial modification'?" (a quoted term: when it counts as
 # one), "When can ...?", nor a condition ("when assessing ...").
 _WHEN_DATE = (r"when\b(?!\s+\w+ing\b)(?!\s+(?:is|are)\b[^?]*(?:\b(?:obliged|required|allowed|permitted|necessary|"
-              r"needed|lawful|considered|deemed|prohibited|exempt)\b|[‘'\"“]))(?!\s+(?:can|could|should|may)\b)")
+              r"needed|lawful|considered|deemed|prohibited|exempt)\b|[‘'\"“]))(?!\s+(?:can|could|should|may)\b)"
+              # "When codes are drawn up, whose needs ...?": a when-clause before the question asks no date
+              r"(?![^?,]*,\s*(?:who|whose|whom|what|which|how|where|why|is|are|do|does|did|can|could|must|should|"
+              r"may|will|would|shall)\b)")
 
 _CUES = {
     # "when" asks for a date at the start or as "by/since/and when", not inside a condition ("does X apply when Y?")

@@ -61,3 +61,8 @@ def test_when_were_rules_due_to_apply_asks_a_date_and_counting_as_a_term_asks_it
     assert cues("What does software need to do to count as an 'AI system'?").definition
     assert cues("Is a lost laptop a data breach in GDPR terms?").definition
     assert not cues("How are fines set in terms of turnover?").definition
+
+
+def test_a_when_clause_before_the_question_asks_no_date():
+    assert not cues("When codes of conduct are drawn up, whose needs must the AI Office keep in mind?").date
+    assert cues("When must providers register, and where?").date
