@@ -173,8 +173,8 @@ class Searcher:
         # BM25 reads the question with the acts' words for what it says in its own (lay_terms.py); the embedder
         # and the reranker read it as written (dev: expanding the dense query ranks worse, and an expanded rerank
         # moves the score scale the abstention threshold is set on, which then cut evidence)
-        added = acts_terms(query) if stages.expansion else ()
-        wording = f"{query} {' '.join(added)}" if added else query
+        lay = acts_terms(query) if stages.expansion else ()
+        wording = f"{query} {' '.join(lay)}" if lay else query
         lists: dict[str, list[tuple[int, float]]] = {}
         if stages.bm25:
             t = time.perf_counter()
@@ -306,7 +306,7 @@ class Searcher:
         return SearchResult(query=query, perimeter=perimeter, ranked=ranked, admitted=admission.admitted,
                             threshold=threshold, abstained=not admission.admitted, stage_hits=stage_hits,
                             discarded=tuple(discarded), timings=timings, outside=outside, provisions=provisions,
-                            expanded=added)
+                            expanded=lay)
 
     def evidence(self, result: SearchResult, budget: int) -> ProvisionEvidence:
         """The evidence by provision of `result` under another token budget (provisions.py)."""

@@ -58,6 +58,13 @@ def test_index_then_search_from_the_command_line(lexcite_home, tmp_path):
     assert r.exit_code == 0, r.output
     assert "art_2.par_2" in r.stdout and "discarded" in r.stdout
 
+    # a question in everyday words: the acts' term BM25 also read is shown
+    r = runner.invoke(app, ["search", "How long must the makers keep the logs?", "--json", "--explain"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["expanded"] == ["provider"]
+    r = runner.invoke(app, ["search", "How long must the makers keep the logs?", "--explain"])
+    assert "BM25 also read the acts' terms: provider" in " ".join(r.stdout.split())
+
     r = runner.invoke(app, ["calibrate", "--golden", str(golden), "--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["answerable"] == 3
