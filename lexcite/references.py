@@ -259,6 +259,7 @@ class ActNames:
         for celex, title in acts:
             forms = {celex.lower()} | {n.lower() for n in act_numbers(celex)} | short_forms(title)
             self._forms[celex] = forms
+        self._pattern: tuple[dict[str, str], re.Pattern[str] | None] | None = None
 
     @property
     def acts(self) -> Collection[str]:
@@ -268,6 +269,19 @@ class ActNames:
     def forms(self) -> Mapping[str, set[str]]:
         """CELEX -> the names it goes by, as `name_core`s."""
         return self._forms
+
+    def named_in(self, text: str) -> frozenset[str]:
+        """The CELEX of the acts `text` names by name: a name with its kind ("AI Act", "Data Governance Act",
+        "data protection regulation"), or an acronym of three letters or more written in capitals ("GDPR",
+        "DSA"). A bare word ("AI", "data") names no act; a name two acts go by names neither."""
+        if self._pattern is None:
+            self._pattern = _name_pattern(self._forms)
+        names, pattern = self._pattern
+        if pattern is None:
+            return frozenset()
+        return frozenset(names[(m[1] or m[2]).lower()] for m in pattern.finditer(text)
+                         if (m[1] or m[2]).lower() in names)
+
 
     def resolve(self, name: str) -> str | None:
         """The CELEX of the one act `name` names, or None (unknown, or more than one act goes by it)."""
@@ -291,6 +305,23 @@ class ActNames:
             raise CitationError(f"unknown act {name!r} (the catalog holds: {held})")
         return celex
 
+
+def _name_pattern(forms: Mapping[str, set[str]]) -> tuple[dict[str, str], re.Pattern[str] | None]:
+    by_name: dict[str, set[str]] = {}
+    for celex, fs in forms.items():
+        for f in fs:
+            if len(f) >= 2:
+                by_name.setdefault(f, set()).add(celex)
+    names = {n: next(iter(c)) for n, c in by_name.items() if len(c) == 1}
+    if not names:
+        return names, None
+    longest = sorted(names, key=len, reverse=True)
+    kinds = "|".join(re.escape(n) for n in longest)
+    acronyms = "|".join(re.escape(n.upper()) for n in longest if " " not in n and len(n) >= 3 and n.isalpha())
+    pattern = rf"(?i:\b({kinds})\s+(?:act|regulation|directive)\b)"
+    if acronyms:
+        pattern += rf"|\b({acronyms})\b"
+    return names, re.compile(pattern)
 
 def short_title(title: str) -> str | None:
     """The short title an act's full title ends with: '... (General Data Protection Regulation)' -> that name."""

@@ -112,3 +112,12 @@ def test_without_references_blanks_each_reference_and_keeps_the_offsets():
     blank = without_references(q)
     assert len(blank) == len(q) and "35" not in blank and "GDPR" not in blank
     assert blank.startswith("Which cases listed in ") and blank.endswith(" make an assessment mandatory?")
+
+
+def test_the_acts_a_text_names_by_name():
+    from lexcite.references import ActNames
+
+    names = ActNames([("32024R1689", "Regulation (EU) 2024/1689 … (Artificial Intelligence Act)"),
+                      ("32016R0679", "Regulation (EU) 2016/679 … (General Data Protection Regulation)")])
+    assert names.named_in("Is it banned under the AI Act or the GDPR?") == {"32024R1689", "32016R0679"}
+    assert names.named_in("Is AI in hiring high-risk?") == frozenset()

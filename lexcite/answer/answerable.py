@@ -11,7 +11,9 @@ this runs after evidence and before any generator, on the admitted units' text:
    value and the subject. When the question names what it measures ("how many
    staff", "the registration fee", "how much liability insurance cover"), a
    sentence stating such a value must also be about that thing (two thirds of
-   its words, counting only words the admitted units use) -> else refusal;
+   its words, counting only words the admitted units use) -> else refusal. A
+   question that names an act ("under the AI Act") is answered by that act's
+   admitted units, when any is admitted;
 2. term: the question asks about a name (a proper name or a model name: "Italy",
    "GPT-4") that appears in no admitted unit, neither written out nor as the
    initials of words a unit uses ("DPO": "data protection officer"), and is not
@@ -187,9 +189,11 @@ def _measured(question: str, known: Iterable[str]) -> list[str]:
     return [t for t in content_terms(phrase) if t not in _ASKING and t not in _GENERIC and t not in known]
 
 
-def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str] = ()) -> Answerability:
+def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str] = (),
+          acts: frozenset[str] = frozenset()) -> Answerability:
     """Whether `evidence` can answer `question` (module docstring); `known_names`: words of the catalog's
-    act titles and short forms ("GDPR", "Omnibus"), never refused as absent."""
+    act titles and short forms ("GDPR", "Omnibus"), never refused as absent; `acts`: the acts the question
+    names ("under the AI Act"), whose admitted units alone may state the value it asks for."""
     # a paragraph whose points are admitted too speaks by its opening words: its points are read on their own
     texts = [supporting_text(own_text(e, evidence)) for e in evidence]
     named = [*texts, *(e.title for e in evidence)]  # a provision's heading names what it is about
@@ -211,7 +215,9 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     subject_text, subject = _subject(question)
     known = {k.lower() for k in known_names}
     subject = [t for t in subject if t not in known]  # "AI" of "AI Act" says nothing of the subject
-    sentences = [s for t in texts for s in split_sentences(t)]
+    # "the minimum age under the AI Act" is not stated by the GDPR's age of consent
+    stating = [t for t, e in zip(texts, evidence, strict=True) if e.ref.act in acts] or texts
+    sentences = [s for t in stating for s in split_sentences(t)]
     df = Counter(t for s in sentences for t in set(content_terms(s)))
     weight = {t: math.log(1 + len(sentences) / (1 + df[t])) + 0.1 for t in dict.fromkeys(subject)}
     total = sum(weight.values()) or 1.0

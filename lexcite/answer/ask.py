@@ -45,7 +45,7 @@ from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter, 
 from lexcite.errors import CitationError, ConfigError
 from lexcite.index.perimeter import empty_reason
 from lexcite.question import cues, value_secondary
-from lexcite.references import short_forms
+from lexcite.references import ActNames, short_forms
 from lexcite.values import CHECKED_KINDS, read_values
 
 __all__ = ["ask", "choose_generator", "GeneratorChoice", "replay", "ReplayReport", "GENERATORS"]
@@ -226,7 +226,8 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
              rec: AskRecord, timings: dict[str, float]) -> Answer:
     """Generate, verify, bind values, show conflicts and amendments; raise `_Refused` where the answer stops."""
     # Refuse only when the law is silent, decided here from what the admitted units state (answer/answerable.py).
-    verdict = check_answerable(question, evidence, _act_names(catalog))
+    named = ActNames((v.act, v.title) for v in catalog.versions()).named_in(question)
+    verdict = check_answerable(question, evidence, _act_names(catalog), named)
     rec.params["answerability"] = verdict.to_dict()
 
     def outside(ref: CitationRef) -> str | None:  # the catalog's word on a unit, by the one perimeter rule

@@ -134,34 +134,9 @@ class Named:
         pattern = re.compile(rf"(?<![\w-])({alternatives})(?:e?s)?(?![\w-])", re.I) if longest_first else None
         return terms, pattern
 
-    @cached_property
-    def _act_pattern(self) -> tuple[dict[str, str], re.Pattern[str] | None]:
-        """Each name the question may call an act by -> its CELEX, and the pattern that finds them: a name
-        with its kind ("AI Act", "Data Governance Act", "data protection regulation"), or an acronym of three
-        letters or more written in capitals ("GDPR", "DSA"). A bare word ("AI", "data") names no act."""
-        by_name: dict[str, set[str]] = {}
-        for celex, forms in self._names.forms.items():
-            for f in forms:
-                if " " in f or len(f) >= 2:
-                    by_name.setdefault(f, set()).add(celex)
-        names = {n: next(iter(c)) for n, c in by_name.items() if len(c) == 1}
-        if not names:
-            return names, None
-        kinds = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-        acronyms = "|".join(re.escape(n.upper()) for n in sorted(names, key=len, reverse=True)
-                            if " " not in n and len(n) >= 3 and n.isalpha())
-        pattern = rf"(?i:\b({kinds})\s+(?:act|regulation|directive)\b)"
-        if acronyms:
-            pattern += rf"|\b({acronyms})\b"
-        return names, re.compile(pattern)
-
     def acts_in(self, query: str) -> frozenset[str]:
         """The CELEX of the catalog's acts the question names by name ("under the AI Act", "GDPR")."""
-        names, pattern = self._act_pattern
-        if pattern is None:
-            return frozenset()
-        return frozenset(names[(m[1] or m[2]).lower()] for m in pattern.finditer(query)
-                         if (m[1] or m[2]).lower() in names)
+        return self._names.named_in(query)
 
     @property
     def terms(self) -> frozenset[str]:

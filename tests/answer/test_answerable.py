@@ -66,6 +66,13 @@ class TestOnRealUnits:
         v = check("What is the registration fee for the EU database?", units.evidence("art_71.par_1"), ACTS)
         assert not v.answerable and "an amount" in v.reason
 
+    def test_a_value_asked_under_a_named_act_is_stated_by_that_act(self, units):
+        # the GDPR's age of consent is no age the AI Act sets for chatbots
+        evidence = units.evidence(f"{GDPR}#art_8.par_1", "art_50.par_1")
+        q = "What is the minimum age for using a chatbot under the AI Act?"
+        assert not check(q, evidence, ACTS, frozenset({"32024R1689"})).answerable
+        assert check(q, evidence, ACTS).answerable  # without knowing the act named, the GDPR's age would do
+
     def test_a_name_asked_about_that_no_admitted_unit_mentions_is_refused(self, units):
         v = check("Which authority has Italy designated as its market surveillance authority for AI?",
                   units.evidence("art_70.par_2", "art_74.par_1"), ACTS)
