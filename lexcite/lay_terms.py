@@ -20,6 +20,7 @@ measured on the dev split (`Stages.expansion`, bench/RESULTS.md).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 __all__ = ["expand_query", "acts_terms", "LAY_TERMS"]
 
@@ -102,7 +103,7 @@ def acts_terms(query: str) -> tuple[str, ...]:
     return tuple(extra)
 
 
-def expand_query(query: str) -> str:
-    """`query` followed by `acts_terms(query)`."""
-    extra = acts_terms(query)
+def expand_query(query: str, terms: Sequence[str] | None = None) -> str:
+    """`query` followed by `terms` (default `acts_terms(query)`)."""
+    extra = acts_terms(query) if terms is None else terms
     return f"{query} {' '.join(extra)}" if extra else query

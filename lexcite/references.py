@@ -265,11 +265,6 @@ class ActNames:
     def acts(self) -> Collection[str]:
         return self._forms.keys()
 
-    @property
-    def forms(self) -> Mapping[str, set[str]]:
-        """CELEX -> the names it goes by, as `name_core`s."""
-        return self._forms
-
     def named_in(self, text: str) -> frozenset[str]:
         """The CELEX of the acts `text` names by name: a name with its kind ("AI Act", "Data Governance Act",
         "data protection regulation"), or an acronym of three letters or more written in capitals ("GDPR",
@@ -281,7 +276,6 @@ class ActNames:
             return frozenset()
         return frozenset(names[(m[1] or m[2]).lower()] for m in pattern.finditer(text)
                          if (m[1] or m[2]).lower() in names)
-
 
     def resolve(self, name: str) -> str | None:
         """The CELEX of the one act `name` names, or None (unknown, or more than one act goes by it)."""
@@ -322,6 +316,7 @@ def _name_pattern(forms: Mapping[str, set[str]]) -> tuple[dict[str, str], re.Pat
     if acronyms:
         pattern += rf"|\b({acronyms})\b"
     return names, re.compile(pattern)
+
 
 def short_title(title: str) -> str | None:
     """The short title an act's full title ends with: '... (General Data Protection Regulation)' -> that name."""

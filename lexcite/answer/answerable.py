@@ -144,14 +144,24 @@ def _absent_head(question: str, texts: Sequence[str], known: Iterable[str]) -> s
     if not head:
         return None
     present = {t for text in texts for t in content_terms(text)}
-    # the light stemmer leaves 'malfunct' (malfunction) beside 'malfunction' (malfunctioning): a shared start counts
-    found = all(t in present or any(len(t) >= 5 and p.startswith(t) for p in present) for t in head)
-    return None if found else m.group(1).strip()
+    return None if all(_spoken(t, present) for t in head) else m.group(1).strip()
 
 
 # "one" counts only as "one X per Y": "at least one", "one or more", "one of" state no count
 _NUMBER_WORD = re.compile(r"\b(?:(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?!of\b|or\b)[a-z]|"
                           r"one\s+[a-z]+\s+per\b)", re.I)
+
+
+def _spoken(term: str, terms: set[str]) -> bool:
+    """`term` (a stem) is among `terms`, or begins one: the light stemmer leaves 'malfunct' (malfunction) beside
+    'malfunction' (malfunctioning), so a shared start of five letters or more counts."""
+    return term in terms or any(len(term) >= 5 and t.startswith(term) for t in terms)
+
+
+def _kind_phrase(wanted: Iterable[str]) -> str:
+    """'an amount or a percentage': the kinds of value asked for, as a refusal names them."""
+    kinds = sorted({_KIND_WORDS[k] for k in wanted if k in _KIND_WORDS})
+    return " or ".join(f"an {k}" if k[0] in "aeiou" else f"a {k}" for k in kinds)
 
 
 def _kinds(text: str) -> set[str]:
@@ -231,22 +241,16 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     # only words the admitted units use: the question's own word may be a lay one for a notion the acts name
     # otherwise ("customers" for "recipients of the service"), and says nothing of what they leave unstated
     used = {t for text in texts for t in content_terms(text)}
-    measured = [t for t in _measured(question, known_names)
-                if t in used or any(len(t) >= 5 and p.startswith(t) for p in used)]
+    measured = [t for t in _measured(question, known_names) if _spoken(t, used)]
     if measured:
         def about(s: str) -> bool:
             terms = set(content_terms(s))
-            return 3 * sum(t in terms or any(len(t) >= 5 and p.startswith(t) for p in terms) for t in measured) \
-                >= 2 * len(measured)
+            return 3 * sum(_spoken(t, terms) for t in measured) >= 2 * len(measured)
         detail["measured"] = measured
         if not any(_kinds(s) & wanted and about(s) for s in sentences):
-            kinds = sorted({_KIND_WORDS[k] for k in wanted if k in _KIND_WORDS})
-            kind = " or ".join(f"an {k}" if k[0] in "aeiou" else f"a {k}" for k in kinds)
-            return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {kind} of "
+            return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {_kind_phrase(wanted)} of "
                                                           f"\u201c{' '.join(measured)}\u201d", detail)
     if subject and best < MIN_SUBJECT:
-        kinds = sorted({_KIND_WORDS[k] for k in wanted if k in _KIND_WORDS})
-        kind = " or ".join(f"an {k}" if k[0] in "aeiou" else f"a {k}" for k in kinds)
-        return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {kind} for what the question asks "
-                                                      f"about (\u201c{subject_text}\u201d)", detail)
+        return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {_kind_phrase(wanted)} for what "
+                                                      f"the question asks about (\u201c{subject_text}\u201d)", detail)
     return Answerability(True, detail=detail)

@@ -40,12 +40,13 @@ from lexcite.answer.timing import asks_when, timing_notes
 from lexcite.answer.trace import AskRecord, StoredTrace, TraceStore, catalog_problems, sha256_text, versions_in_scope
 from lexcite.answer.verify import check_values, verify
 from lexcite.catalog import Catalog
+from lexcite.catalog.locate import act_names
 from lexcite.config import Settings
 from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter, Retriever, UnitRecord, Verdict
 from lexcite.errors import CitationError, ConfigError
 from lexcite.index.perimeter import empty_reason
 from lexcite.question import cues, value_secondary
-from lexcite.references import ActNames, short_forms
+from lexcite.references import short_forms
 from lexcite.values import CHECKED_KINDS, read_values
 
 __all__ = ["ask", "choose_generator", "GeneratorChoice", "replay", "ReplayReport", "GENERATORS"]
@@ -178,7 +179,7 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
-def _act_names(catalog: Catalog) -> set[str]:
+def _title_words(catalog: Catalog) -> set[str]:
     """Words of the catalog's act titles, short forms included ("GDPR", "Omnibus"): never absent names."""
     words: set[str] = set()
     for v in catalog.versions():
@@ -226,8 +227,7 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
              rec: AskRecord, timings: dict[str, float]) -> Answer:
     """Generate, verify, bind values, show conflicts and amendments; raise `_Refused` where the answer stops."""
     # Refuse only when the law is silent, decided here from what the admitted units state (answer/answerable.py).
-    named = ActNames((v.act, v.title) for v in catalog.versions()).named_in(question)
-    verdict = check_answerable(question, evidence, _act_names(catalog), named)
+    verdict = check_answerable(question, evidence, _title_words(catalog), act_names(catalog).named_in(question))
     rec.params["answerability"] = verdict.to_dict()
 
     def outside(ref: CitationRef) -> str | None:  # the catalog's word on a unit, by the one perimeter rule

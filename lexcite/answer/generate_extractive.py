@@ -264,10 +264,8 @@ class ExtractiveGenerator:
         own = {e.sid: own_text(e, evidence) for e in evidence}
         units = {(e.ref.act, e.ref.version, e.ref.unit): e.sid for e in evidence}
         for rank, e in enumerate(evidence, start=1):
-            head = e.ref.unit.rpartition(".")[0]
-            parent = units.get((e.ref.act, e.ref.version, head)) if head else None
-            if not e.ref.unit.rpartition(".")[2].startswith("pnt_"):
-                parent = None
+            head, _, last = e.ref.unit.rpartition(".")
+            parent = units.get((e.ref.act, e.ref.version, head)) if last.startswith("pnt_") else None
             for i, s in enumerate(candidate_sentences(own[e.sid])):
                 out.append(_Candidate(e.sid, rank, s, frozenset(content_terms(s)), e.ref.unit.startswith("rct_"),
                                       e.ref.act, e.ref.unit, i, own[parent] if parent else "", parent or ""))

@@ -14,21 +14,24 @@ from lexcite.contract import CitationRef, UnitRecord, VersionRow, is_celex
 from lexcite.errors import CitationError
 from lexcite.references import ActNames, Reference, parse_reference, resolve, suggest
 
-__all__ = ["act_names", "require_act", "Located", "locate", "version_on"]
+__all__ = ["act_titles", "act_names", "require_act", "Located", "locate", "version_on"]
 
 _FULL = re.compile(r"^\s*(?P<act>\d{5}[A-Z]{1,2}\d{4})(?:@(?P<date>\d{4}-\d{2}-\d{2}))?#(?P<unit>\S+)\s*$")
 
 
-def act_names(catalog: Catalog) -> ActNames:
-    """The names of the acts the catalog holds (CELEX, number, short title, short forms).
-
-    Each act is named from one title: an English original's where held (a derived version's title
-    adds "as amended by ..."; other languages name the act in their own words)."""
+def act_titles(catalog: Catalog) -> dict[str, str]:
+    """CELEX -> the one title each act is named from: an English original's where held (a derived version's
+    title adds "as amended by ..."; other languages name the act in their own words)."""
     titles: dict[str, str] = {}
     for v in sorted(catalog.versions(), key=lambda v: (v.language != "en", v.format == "amended", v.version),
                     reverse=True):
         titles[v.act] = v.title  # the best-placed title comes last and stays
-    return ActNames(titles.items())
+    return titles
+
+
+def act_names(catalog: Catalog) -> ActNames:
+    """The names of the acts the catalog holds (CELEX, number, short title, short forms)."""
+    return ActNames(act_titles(catalog).items())
 
 
 def require_act(catalog: Catalog, name: str, names: ActNames | None = None) -> str:

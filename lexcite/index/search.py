@@ -29,6 +29,7 @@ import numpy as np
 
 from lexcite import config
 from lexcite.catalog import Catalog
+from lexcite.catalog.locate import act_titles
 from lexcite.config import Settings
 from lexcite.contract import Candidate, CitationRef, Hit, Perimeter, ProvisionEvidence, SearchResult
 from lexcite.errors import CitationError, ConfigError, IndexMismatch
@@ -51,7 +52,7 @@ from lexcite.index.scope import Scope
 from lexcite.index.siblings import Siblings, expand
 from lexcite.index.stages import ABLATION, Params, Stages, stages_key
 from lexcite.ingest.dates import UnitDates
-from lexcite.lay_terms import acts_terms
+from lexcite.lay_terms import acts_terms, expand_query
 from lexcite.question import cues
 
 __all__ = ["Searcher", "Stages", "Params", "ABLATION", "search", "stages_key", "stage_table"]
@@ -111,7 +112,7 @@ class Searcher:
             self._client = client
             versions = list(self.catalog.versions())
             self._scope = Scope(v.title for v in versions)
-            self._named = Named(self.passages, {(v.act, v.title) for v in versions}, terms_path(self.home), tag)
+            self._named = Named(self.passages, act_titles(self.catalog).items(), terms_path(self.home), tag)
         except BaseException:
             self.close()
             raise
@@ -174,7 +175,7 @@ class Searcher:
         # and the reranker read it as written (dev: expanding the dense query ranks worse, and an expanded rerank
         # moves the score scale the abstention threshold is set on, which then cut evidence)
         lay = acts_terms(query) if stages.expansion else ()
-        wording = f"{query} {' '.join(lay)}" if lay else query
+        wording = expand_query(query, lay)
         lists: dict[str, list[tuple[int, float]]] = {}
         if stages.bm25:
             t = time.perf_counter()
