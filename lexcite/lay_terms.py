@@ -20,9 +20,12 @@ measured on the dev split (`Stages.expansion`, bench/RESULTS.md).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-__all__ = ["expand_query", "acts_terms", "LAY_TERMS"]
+from lexcite._words import ENGLISH_STOPWORDS
+from lexcite.question import content_terms
+
+__all__ = ["expand_query", "acts_terms", "LAY_TERMS", "abbreviations", "written_out"]
 
 # (what people say, as a regex; the term the acts use)
 LAY_TERMS: tuple[tuple[str, str], ...] = (
@@ -45,12 +48,15 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
      r"\b(?:based|established|located) in (?!(?:the )?(?:EU|Europe|Union|Member))(?:the )?(?-i:[A-Z])\w+|"
      r"\b(?:based|established|located) outside (?:the )?(?:EU|Europe|Union)\b", "third country"),
     (r"\bon (?:a client's|the client's|someone else's|our customers'|their) instructions\b|"
-     r"\b(?:for|on behalf of) (?:someone|somebody) else\b", "processor on behalf of the controller"),
+     r"\b(?:for|on behalf of) (?:someone|somebody) else\b|"
+     r"\bon behalf of (?:a|the|our|their|its) (?:clients?|customers?)\b",
+     "processor on behalf of the controller"),
     (r"\b(?:who|which) decides?\b|\bthe one who decides\b", "controller determines the purposes and means"),
     # money, people, resources
     (r"\b(?:money|funding|budget|funds)\b", "financial resources"),
     (r"\b(?:staff|staffing|people to do|headcount|personnel)\b", "human resources"),
     (r"\b(?:enough means|the means)\b", "adequate resources"),
+    (r"\b(?:permission|approval|permit|sign-off|green light)\b", "authorisation"),
     # documents, records, marks
     (r"\b(?:inventory|register|list|log) of (?:what we do with|our|all (?:the )?|the )?(?:personal )?data\b|"
      r"\bdata (?:inventory|map|mapping)\b|\bwhat we do with (?:people's |customers' |personal )*data\b",
@@ -60,7 +66,9 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:label|sticker|stamp|logo)\b", "CE marking"),
     (r"\b(?:event records|audit trail|activity records?)\b", "logs"),
     # data protection notions
-    (r"\b(?:data )?(?:leak|leaks|leaked|hack|hacked|breach(?:ed)?)\b", "personal data breach"),
+    (r"\b(?:tell|inform|notify|warn|contact|alert) (?:the |our |their |all )?(?:affected |impacted )?(?:customers|"
+     r"clients|users|people|individuals|persons|patients|employees|members)\b", "communicate to the data subject"),
+    (r"\b(?:data )?(?:leak|leaks|leaked|hack|hacked|hackers?|breach(?:ed)?)\b", "personal data breach"),
     (r"\b(?:delete|deleted|deleting|remove|wipe|erase) (?:my|our|his|her|their|the|all)?\s*(?:personal )?data\b|"
      r"\bforgotten\b", "erasure"),
     (r"\b(?:correct|fix|update) (?:my|his|her|their|the|wrong|inaccurate) (?:personal )?(?:data|details|records)\b",
@@ -107,3 +115,55 @@ def expand_query(query: str, terms: Sequence[str] | None = None) -> str:
     """`query` followed by `terms` (default `acts_terms(query)`)."""
     extra = acts_terms(query) if terms is None else terms
     return f"{query} {' '.join(extra)}" if extra else query
+
+
+# "small mid-cap enterprises (SMCs)", "the European Artificial Intelligence Board (the 'Board')" is not one
+_PARENTHESISED = re.compile(r"((?:[\w-]+\s+){1,7})\(([A-Z]{2,6})s?\)")
+# "“small mid-cap enterprise” or “SMC” means"
+_DEFINED_PAIR = re.compile(r"[‘'\"“]([^’'\"”]{2,80})[’'\"”]\s+or\s+[‘'\"“]([^’'\"”]{2,12})[’'\"”]"
+                           r"\s+(?:means|shall mean)")
+
+
+def _initials(words: Sequence[str]) -> str:
+    """The initials of `words`, function words left out and each part of a hyphenated word counted."""
+    return "".join(part[0] for w in words if w.lower() not in ENGLISH_STOPWORDS for part in w.split("-") if part)
+
+
+def _is_subsequence(short: str, long: str) -> bool:
+    it = iter(long)
+    return all(ch in it for ch in short)
+
+
+def abbreviations(texts: Iterable[str]) -> dict[str, str]:
+    """The abbreviations the texts introduce, abbreviation -> its long form: "small mid-cap enterprises (SMCs)"
+    and "“small mid-cap enterprise” or “SMC” means" give SMC -> small mid-cap enterprise(s). A parenthesised
+    abbreviation counts when its letters are, in order, initials of the words before it, the first word's first
+    ("Regulation (EU)" is none)."""
+    found: dict[str, str] = {}
+    for text in texts:
+        for m in _DEFINED_PAIR.finditer(text):
+            if m[2].isupper():
+                found.setdefault(m[2], m[1])
+        for m in _PARENTHESISED.finditer(text):
+            abbr, words = m[2], m[1].split()
+            for start in range(len(words) - 1, -1, -1):
+                tail = words[start:]
+                if tail[0].lower() in ENGLISH_STOPWORDS or tail[0][0].upper() != abbr[0]:
+                    continue
+                initials = _initials(tail).lower()
+                # no more words than letters and one: "European Union in accordance with Regulation (EU)" is not EU
+                if len(initials) <= len(abbr) + 1 and _is_subsequence(abbr.lower(), initials):
+                    found.setdefault(abbr, " ".join(tail))
+                    break
+    return found
+
+
+def written_out(texts: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Each abbreviation the texts introduce, as the term(s) a sentence using it has, -> the terms of its long
+    form: {"smc": ("small", "mid-cap", "mid", "cap", "enterpris"), "smcs": (...)}. A sentence that says "SMCs"
+    is about small mid-cap enterprises, as a question that writes them out is."""
+    out: dict[str, tuple[str, ...]] = {}
+    for abbr, long in abbreviations(texts).items():
+        for form in (abbr.lower(), abbr.lower() + "s"):
+            out[form] = tuple(content_terms(long))
+    return out

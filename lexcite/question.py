@@ -47,7 +47,10 @@ _CUES = {
     "power": r"\b(?:flops?|floating[- ]point|compute|computation|training compute)\b",
     "definition": r"^(?:what (?:is|are) (?:an? |the )?|what does .* mean|define|definition|meaning of|"
                   r"what counts as|what is meant by)|\bdefin(?:e|ed|ition)\b|\bmeans?\b|"
-                  r"\b(?:counts?|qualif(?:y|ies)) as\b|\bin (?:\w+ |the act's )?terms\b(?! of)",
+                  r"\b(?:counts?|qualif(?:y|ies)) as\b|\bin (?:\w+ |the act's )?terms\b(?! of)|"
+                  # "What does the AI Act call that?", "What type of personal data is that?": the defined term
+                  r"\bwhat (?:does|do) (?:the |this |that )?(?:[\w-]+ ){0,3}call\b|\bwhat is (?:that|this|it) called\b|"
+                  r"\bwhat (?:type|kind|sort) of (?:[\w-]+ ){1,3}(?:is|are) (?:that|this|it|they|those)\b",
     "permission": r"^(?:can|may|is it|am i|are (?:we|they|providers|deployers)|is (?:an?|the)|must|"
                   r"do(?:es)? .* (?:have|need) to|is .* (?:allowed|permitted|prohibited|banned|lawful|legal|required))|"
                   r"\b(?:allowed|permitted|prohibited|banned|forbidden|lawful|obliged|required|obligations?)\b",
@@ -90,12 +93,19 @@ class Cues:
         return tuple(k for k in _CUES if getattr(self, k))
 
 
+_HOW_MUCH_TIME = re.compile(r"\bhow much (?:\w+ )?(?:notice|time|warning)\b", re.I)
+
+
 def cues(question: str) -> Cues:
     q = " ".join(question.split())
     found = {k: bool(p.search(q)) for k, p in _COMPILED.items()}
     # "How many days/months" asks for a period, not for a date.
     if re.search(r"\bhow many (?:days|weeks|months|years|hours)\b", q, re.I):
         found["date"] = False
+    # "How much (advance) notice / time" asks for a period, not for an amount
+    if _HOW_MUCH_TIME.search(q):
+        found["period"] = True
+        found["amount"] = bool(re.search(r"\b(?:fines?|penalt(?:y|ies)|eur|euros?)\b|€", q, re.I))
     return Cues(**found)
 
 

@@ -41,7 +41,18 @@ __all__ = [
     "act_numbers",
     "act_label",
     "resolve_relative",
+    "states_time_standard",
 ]
+
+# The law's answer to "how quickly?" where it sets no number: a standard of time, not a value (nothing to bind)
+_TIME_STANDARD = re.compile(r"\b(?:without undue delay|without delay|immediately|promptly|forthwith|"
+                            r"as soon as (?:possible|practicable))\b", re.I)
+
+
+def states_time_standard(text: str) -> bool:
+    """True when `text` sets a time by a standard ("without undue delay", "immediately") rather than a period."""
+    return bool(_TIME_STANDARD.search(text))
+
 
 # Kinds of value, in the order they are looked for (an earlier kind claims its span).
 KINDS = ("date", "month", "power", "amount", "percent", "period", "act", "ref", "number")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lexcite.lay_terms import acts_terms, expand_query
+from lexcite.lay_terms import abbreviations, acts_terms, expand_query, written_out
 
 pytestmark = pytest.mark.unit
 
@@ -32,3 +32,22 @@ def test_nothing_is_added_that_the_question_already_says_or_that_only_looks_alik
 def test_the_question_comes_first_and_is_kept_whole():
     q = "Can the police use live face matching?"
     assert expand_query(q).startswith(q + " ") and expand_query("What is an AI system?") == "What is an AI system?"
+
+
+def test_the_abbreviations_a_text_introduces_are_read_by_their_initials():
+    found = abbreviations([
+        "(g) measures to support innovation, with a particular focus on small mid-cap enterprises (SMCs) and",
+        "(14a) “micro, small and medium-sized enterprise” or “SME” means a micro, small or medium-sized enterprise",
+        "the Commission shall consult the European Telecommunications Standards Institute (ETSI) and",
+        "as referred to in Regulation (EU) 2019/1020, the European Union in accordance with Regulation (EU)",
+    ])
+    assert found["SMC"] == "small mid-cap enterprises"
+    assert found["SME"] == "micro, small and medium-sized enterprise"
+    assert found["ETSI"] == "European Telecommunications Standards Institute"
+    assert "EU" not in found  # after "Regulation" or "the European Union in accordance with Regulation"
+
+
+def test_a_sentence_using_an_abbreviation_has_the_words_of_its_long_form():
+    terms = written_out(["support for small mid-cap enterprises (SMCs) and"])
+    assert {"small", "mid-cap", "enterpris"} <= set(terms["smcs"]) and terms["smc"] == terms["smcs"]
+    assert written_out(["Regulation (EU) 2024/1689"]) == {}

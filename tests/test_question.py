@@ -66,3 +66,15 @@ def test_when_were_rules_due_to_apply_asks_a_date_and_counting_as_a_term_asks_it
 def test_a_when_clause_before_the_question_asks_no_date():
     assert not cues("When codes of conduct are drawn up, whose needs must the AI Office keep in mind?").date
     assert cues("When must providers register, and where?").date
+
+
+def test_a_question_for_the_name_of_a_thing_described_asks_for_its_definition():
+    assert cues("What does the AI Act call that kind of predictable use outside what we designed it for?").definition
+    assert cues("Our lab tests saliva for ancestry. What type of personal data is that?").definition
+    assert not cues("What does the provider have to do next?").definition
+
+
+def test_how_much_notice_asks_for_a_period_not_an_amount():
+    c = cues("How much advance notice must the notified body give?")
+    assert c.period and not c.amount
+    assert cues("How much is the fine?").amount

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lexcite.values import act_label, act_numbers, read_values, resolve_relative
+from lexcite.values import act_label, act_numbers, read_values, resolve_relative, states_time_standard
 
 pytestmark = pytest.mark.unit
 
@@ -59,3 +59,10 @@ class TestActNames:
         assert act_label("32024R1689") == "Regulation (EU) 2024/1689"
         assert act_label("32006R1234") is None  # before 2015 the number order differs
         assert act_label("52099XC0001") is None  # guidance has no such label
+
+
+def test_a_standard_of_time_is_no_value_but_answers_how_quickly():
+    assert states_time_standard("the controller shall communicate the breach to the data subject without undue delay")
+    assert states_time_standard("shall immediately inform the distributors")
+    assert not states_time_standard("within 72 hours of becoming aware of it")
+    assert not [v for v in read_values("without undue delay") if v.kind == "period"]

@@ -40,9 +40,10 @@ from typing import Any
 from lexcite.answer.draft import split_sentences
 from lexcite.answer.evidence import own_text, supporting_text
 from lexcite.contract import Evidence
+from lexcite.lay_terms import acts_terms
 from lexcite.question import asks_for_value, content_terms, cues, in_english, stem, value_secondary
 from lexcite.references import without_references
-from lexcite.values import MONTH_NAMES, read_values
+from lexcite.values import MONTH_NAMES, read_values, states_time_standard
 
 __all__ = ["Answerability", "check", "VALUE_NOT_STATED", "TERM_ABSENT", "MIN_SUBJECT"]
 
@@ -144,7 +145,11 @@ def _absent_head(question: str, texts: Sequence[str], known: Iterable[str]) -> s
     if not head:
         return None
     present = {t for text in texts for t in content_terms(text)}
-    return None if all(_spoken(t, present) for t in head) else m.group(1).strip()
+    if all(_spoken(t, present) for t in head):
+        return None
+    # the acts' word for it ("permission": authorisation) counts as the thing named
+    legal = [content_terms(term) for term in acts_terms(m.group(1))]
+    return None if any(terms and all(_spoken(t, present) for t in terms) for terms in legal) else m.group(1).strip()
 
 
 # "one" counts only as "one X per Y": "at least one", "one or more", "one of" state no count
@@ -165,8 +170,10 @@ def _kind_phrase(wanted: Iterable[str]) -> str:
 
 
 def _kinds(text: str) -> set[str]:
-    # the acts write small counts in words ("one representative per Member State"): a number all the same
-    return {v.kind for v in read_values(text)} | ({"number"} if _NUMBER_WORD.search(text) else set())
+    # the acts write small counts in words ("one representative per Member State"): a number all the same; and
+    # "without undue delay" answers "how quickly?"
+    return ({v.kind for v in read_values(text)} | ({"number"} if _NUMBER_WORD.search(text) else set())
+            | ({"period"} if states_time_standard(text) else set()))
 
 
 # What a value question measures: "how many staff", "how many hours of training", "the registration fee",
@@ -225,6 +232,8 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     subject_text, subject = _subject(question)
     known = {k.lower() for k in known_names}
     subject = [t for t in subject if t not in known]  # "AI" of "AI Act" says nothing of the subject
+    # the acts' words for what the question says in its own ("hackers": personal data breach) name it too
+    subject += [t for t in content_terms(" ".join(acts_terms(question))) if t not in subject and t not in known]
     # "the minimum age under the AI Act" is not stated by the GDPR's age of consent
     stating = [t for t, e in zip(texts, evidence, strict=True) if e.ref.act in acts] or texts
     sentences = [s for t in stating for s in split_sentences(t)]

@@ -45,9 +45,9 @@ from lexcite.config import Settings
 from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter, Retriever, UnitRecord, Verdict
 from lexcite.errors import CitationError, ConfigError
 from lexcite.index.perimeter import empty_reason
-from lexcite.question import cues, value_secondary
+from lexcite.question import asks_for_value, cues, value_secondary
 from lexcite.references import short_forms
-from lexcite.values import CHECKED_KINDS, read_values
+from lexcite.values import CHECKED_KINDS, read_values, states_time_standard
 
 __all__ = ["ask", "choose_generator", "GeneratorChoice", "replay", "ReplayReport", "GENERATORS"]
 
@@ -233,7 +233,10 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
     def outside(ref: CitationRef) -> str | None:  # the catalog's word on a unit, by the one perimeter rule
         return catalog.outside(ref, perimeter)
 
-    wanted = cues(question).value_kinds()
+    # only a question that asks for a value needs one in its answer: "Can the regulator stack a separate maximum
+    # fine for each breach?" mentions a fine and is answered by the rule that there is none (any value an answer
+    # gives is still rendered from a stored fact)
+    wanted = cues(question).value_kinds() if asks_for_value(question) else frozenset()
     # "When must we comply with X?": the date is in the catalog's record of X's provisions (answer/timing.py),
     # set by the act's final provisions, even where no admitted sentence states it
     if not verdict.answerable and not (verdict.rule == VALUE_NOT_STATED and asks_when(question) and timing_notes(
@@ -266,7 +269,9 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
     if wanted:
         # "Is X banned, and since when?" asks two things: the answer to the first stands without the value;
         # and the date asked may be the timing note's
-        bound = bind_values(sentences, facts, frozenset() if value_secondary(question) else wanted)
+        # "How quickly?" is answered by "without undue delay" as by a number of hours
+        standard = "period" in wanted and any(states_time_standard(s.text) for s in sentences)
+        bound = bind_values(sentences, facts, frozenset() if value_secondary(question) or standard else wanted)
         if not bound.ok and timing.gives(wanted):
             bound = bind_values(sentences, facts, frozenset())
         rec.bindings = [b.to_dict() for b in bound.bindings]

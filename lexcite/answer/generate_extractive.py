@@ -50,10 +50,10 @@ from dataclasses import dataclass, replace
 from lexcite.answer.draft import MARKER, Draft, split_sentences
 from lexcite.answer.evidence import instruction_like, own_text
 from lexcite.contract import Evidence
-from lexcite.lay_terms import acts_terms
+from lexcite.lay_terms import acts_terms, written_out
 from lexcite.question import Cues, content_terms, cues, in_english, stem, value_secondary
 from lexcite.references import ActNames, find_references, without_references
-from lexcite.values import read_values
+from lexcite.values import read_values, states_time_standard
 
 __all__ = ["ExtractiveGenerator", "candidate_sentences", "score_sentence", "Shape", "shape_of"]
 
@@ -67,7 +67,9 @@ MAX_CHARS = 1600  # the whole answer
 SECOND = 0.7  # a second unit is quoted when its best sentence scores this share of the best (dev: 0.85 -> 0.7
 # raised key facts 0.513 -> 0.564; 0.5 and 0.6 change nothing more)
 
-_DEFINES = re.compile(r"[‘'\"“](?P<term>[^’'\"”]{2,80})[’'\"”]\s+(?:means|shall mean|refers to|is defined as)\b", re.I)
+# "‘X’ means", "“X” or “Y” means" (the term and its abbreviation)
+_DEFINES = re.compile(r"[‘'\"“](?P<term>[^’'\"”]{2,80})[’'\"”](?:\s+or\s+[‘'\"“](?P<alias>[^’'\"”]{2,80})[’'\"”])?"
+                      r"\s+(?:means|shall mean|refers to|is defined as)\b", re.I)
 _APPLY = re.compile(r"\b(?:shall apply|shall be applicable|applies|apply|enter into force|shall enter into force)\b"
                     r"[^.;]{0,40}\b(?:from|on|by)\b", re.I)
 # "shall not apply", "shall not affect", "shall not be considered": a limit of scope, not a prohibition
@@ -173,7 +175,7 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
     asks_value = c.date or c.period or c.amount or c.percent or c.power
     if c.date and ("date" in values or "month" in values):
         bonus += 0.35 + (0.15 if _APPLY.search(text) else 0.0)
-    if c.period and "period" in values:
+    if c.period and ("period" in values or states_time_standard(text)):  # "how quickly?": "without undue delay"
         bonus += 0.35
     if c.amount and "amount" in values:
         bonus += 0.4
@@ -181,15 +183,16 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
         bonus += 0.25
     if c.power and "power" in values:
         bonus += 0.4
-    if asks_value and not values & {"date", "month", "period", "amount", "percent", "power"}:
+    if asks_value and not values & {"date", "month", "period", "amount", "percent", "power"} and not (
+            c.period and states_time_standard(text)):
         bonus -= 0.25
     defined = _DEFINES.search(text)
     if defined and not asks_value:
-        term = defined["term"].casefold()
+        forms = [f.casefold() for f in (defined["term"], defined["alias"]) if f]
         # the term quoted whole, in the plural ('operators'), or its first words ('special categories' for
         # 'special categories of personal data')
         if any(term in (q.casefold(), q.casefold().removesuffix("s")) or term.startswith(q.casefold() + " ")
-               for q in shape.quoted):
+               for q in shape.quoted for term in forms):
             bonus += 0.6
         elif c.definition and not shape.quoted and set(content_terms(defined["term"])) & set(q_terms):
             bonus += 0.5  # a question that quotes its term asks about that term, not one sharing a word with it
@@ -262,12 +265,16 @@ class ExtractiveGenerator:
     def _candidates(self, evidence: Sequence[Evidence]) -> list[_Candidate]:
         out = []
         own = {e.sid: own_text(e, evidence) for e in evidence}
+        # a sentence that says "SMCs" has the words of "small mid-cap enterprises", as the evidence introduces it
+        long_forms = written_out(e.text for e in evidence) if self.use_cues else {}
         units = {(e.ref.act, e.ref.version, e.ref.unit): e.sid for e in evidence}
         for rank, e in enumerate(evidence, start=1):
             head, _, last = e.ref.unit.rpartition(".")
             parent = units.get((e.ref.act, e.ref.version, head)) if last.startswith("pnt_") else None
             for i, s in enumerate(candidate_sentences(own[e.sid])):
-                out.append(_Candidate(e.sid, rank, s, frozenset(content_terms(s)), e.ref.unit.startswith("rct_"),
+                terms = content_terms(s)
+                terms += [w for t in terms if t in long_forms for w in long_forms[t]]
+                out.append(_Candidate(e.sid, rank, s, frozenset(terms), e.ref.unit.startswith("rct_"),
                                       e.ref.act, e.ref.unit, i, own[parent] if parent else "", parent or ""))
         return out
 

@@ -95,6 +95,20 @@ class TestOnRealUnits:
         # a word people use for what the acts call an undertaking or an enterprise is never decisive
         assert check("Which companies must follow these rules?", evidence, ACTS).answerable
 
+    def test_the_acts_word_for_the_thing_asked_for_is_that_thing(self, units):
+        # Article 5(3) speaks of "prior authorisation", not of permission
+        evidence = units.evidence("art_5.par_3")
+        assert check("What permission do the police need first?", evidence, ACTS).answerable
+        assert not check("What licence fee do the police pay first?", evidence, ACTS).answerable
+
+    def test_how_quickly_is_answered_by_a_standard_of_time_about_the_acts_word_for_the_subject(self, units):
+        # Article 34(1): the controller "shall communicate the personal data breach to the data subject without
+        # undue delay"; the question says "hackers" and "tell the customers"
+        q = "Hackers took our customer files. Do we have to tell the affected customers, and how quickly?"
+        assert check(q, units.evidence(f"{GDPR}#art_34.par_1"), ACTS).answerable
+        v = check(q, units.evidence(f"{GDPR}#art_37.par_1"), ACTS)
+        assert not v.answerable and v.rule == VALUE_NOT_STATED
+
     def test_every_word_of_the_thing_asked_for_must_be_spoken_of(self, units):
         # Article 44 speaks of a language (certificates drawn up in a language the authorities understand), not of
         # programming: one word of two is not the thing the question asks for
@@ -168,3 +182,4 @@ def test_ask_refuses_with_the_reason_before_any_generator_and_the_trace_keeps_th
     with TraceStore() as store:
         doc = store.get(a.trace_id).doc
     assert doc["trace"]["params"]["answerability"]["rule"] == VALUE_NOT_STATED
+

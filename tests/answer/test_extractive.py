@@ -139,3 +139,10 @@ def test_a_question_in_the_asker_s_words_is_matched_by_the_acts_words(units):
     _, quoted = answer(units, "Can the police run live face matching on crowds at a train station?",
                        "art_5.par_1", "art_5.par_1.pnt_h")
     assert "art_5.par_1.pnt_h" in [u for _, u in quoted]
+
+
+def test_a_sentence_using_an_abbreviation_answers_a_question_that_writes_it_out(units):
+    # Recital 8 introduces "small and medium-sized enterprises (SMEs)"; Article 58(3) says only "SMEs"
+    question = "Does the sandbox give small and medium-sized enterprises anything extra?"
+    _, quoted = answer(units, question, "art_57.par_1", "rct_8", "art_58.par_3")
+    assert quoted[0][1] == "art_58.par_3", quoted

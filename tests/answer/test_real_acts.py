@@ -102,6 +102,19 @@ class TestRealActs:
         assert a.refused and a.text == REFUSAL and a.cited() == ()
         assert "asked under the Data Act, which the catalog does not hold" in a.refusal_reason
 
+    def test_a_question_that_only_mentions_a_fine_or_asks_how_quickly_gets_the_rule_that_answers(self, home):
+        # "Can the regulator ...?" asks whether, not how much: Article 83(3) answers it and states no amount;
+        # "how quickly?" is answered by "without undue delay", which is no number
+        with Catalog() as c:
+            a = ask("Can the regulator stack a separate maximum fine for each infringement of one operation?",
+                    Perimeter(), generator="extractive", searcher=FixedSearcher(c, [f"{GDPR}@2016-05-04#art_83.par_3"]))
+            b = ask("Do we have to tell the data subjects about a personal data breach, and how quickly?",
+                    Perimeter(), generator="extractive", searcher=FixedSearcher(c, [f"{GDPR}@2016-05-04#art_34.par_1"]))
+        assert not a.refused, a.refusal_reason
+        assert on_branch(a, GDPR, "art_83.par_3") and "gravest infringement" in a.text
+        assert not b.refused, b.refusal_reason
+        assert "without undue delay" in b.text
+
     def test_conflicting_dates_in_the_act_and_its_amendment_are_both_shown(self, home):
         # Ingesting the Omnibus derives the amended AI Act (2026-07-27) and supersedes the original. The
         # index ranks the two versions of Article 113(c) apart for every phrasing tried, so the admitted
