@@ -16,6 +16,9 @@ from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter, 
 from lexcite.index.scope import refusal_reason
 
 _FIRST_POINT = re.compile(r":(?=\s*\((?:a|i|1)\)\s)")  # "... shall be prohibited: (a) ..."
+# a paragraph's closing words open a sentence; what follows a point that the evidence holds but is not the
+# last opens the next point: "(c) ..."
+_CLOSING = re.compile(r"^[A-Z]")
 
 __all__ = ["build_evidence", "own_text", "no_evidence_answer", "refused_answer", "REFUSAL",
            "instruction_like", "supporting_text"]
@@ -81,13 +84,22 @@ def build_evidence(result: SearchResult,
 
 def own_text(e: Evidence, evidence: Sequence[Evidence]) -> str:
     """A unit's own words: a paragraph whose points are in the evidence too gives only its opening words (the
-    chapeau), so each point's words are quoted from, and cited to, the point."""
-    starts = [x.text[:40] for x in evidence if x.ref.act == e.ref.act and x.ref.version == e.ref.version
-              and x.ref.unit.startswith(e.ref.unit + ".") and x.text[:40]]
-    cuts = [i for i in (e.text.find(t) for t in starts) if i >= 0]
+    chapeau) and its closing words after the last point ("Those penalty payments shall not exceed 5 % ..."), so
+    each point's words are quoted from, and cited to, the point."""
+    children = [x.text for x in evidence if x.ref.act == e.ref.act and x.ref.version == e.ref.version
+                and x.ref.unit.startswith(e.ref.unit + ".") and x.text[:40]]
+    cuts = [i for i in (e.text.find(t[:40]) for t in children) if i >= 0]
     if cuts and (first := _FIRST_POINT.search(e.text)):  # its first point may not be in the evidence
         cuts.append(first.end())
-    return e.text[:min(cuts)] if cuts else e.text  # "" when the unit has no words before its first point
+    if not cuts:
+        return e.text
+    ends = [i + len(t[-40:]) for t, i in ((t, e.text.rfind(t[-40:])) for t in children) if i >= 0]
+    closing = e.text[max(ends):].strip() if ends else ""
+    # only words after the paragraph's last point: a point the evidence lacks is no closing words
+    if not _CLOSING.match(closing):
+        closing = ""
+    # a line apart: the closing words are a sentence of their own, not the end of the opening words' sentence
+    return "\n".join(p for p in (e.text[:min(cuts)], closing) if p)  # "" when it has no words but its points
 
 
 def refused_answer(question: str, perimeter: Perimeter, reason: str, *, evidence: Sequence[Evidence] = (),

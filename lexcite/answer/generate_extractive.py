@@ -179,7 +179,7 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
         bonus += 0.35
     if c.amount and "amount" in values:
         bonus += 0.4
-    if c.percent and "percent" in values:
+    if (c.percent or c.amount) and "percent" in values:  # a fine may be capped at a share of turnover alone
         bonus += 0.25
     if c.power and "power" in values:
         bonus += 0.4

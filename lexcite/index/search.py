@@ -301,7 +301,7 @@ class Searcher:
         admission = admit(ranked, k, threshold, outside)
         discarded.extend(admission.discarded)
         t = time.perf_counter()
-        provisions = self._provisions(ranked_idx, ranked, admission, threshold, mask, self.budget)
+        provisions = self._provisions(ranked_idx, ranked, admission, mask, self.budget)
         timings["provisions"] = time.perf_counter() - t
         timings["total"] = time.perf_counter() - t_all
         return SearchResult(query=query, perimeter=perimeter, ranked=ranked, admitted=admission.admitted,
@@ -313,15 +313,15 @@ class Searcher:
         """The evidence by provision of `result` under another token budget (provisions.py)."""
         mask = self._mask(result.perimeter)
         idx = [next(j for j in self._by_ref[str(c.ref)] if mask[j]) for c in result.ranked]
-        return self._provisions(idx, result.ranked, Admission(result.admitted, ()), result.threshold, mask, budget)
+        return self._provisions(idx, result.ranked, Admission(result.admitted, ()), mask, budget)
 
     def _provisions(self, idx: Sequence[int], ranked: Sequence[Candidate], admission: Admission,
-                    threshold: float | None, mask: np.ndarray, budget: int) -> ProvisionEvidence:
-        """Seeds: the ranked candidates at or above the threshold, best first; none when nothing is admitted."""
+                    mask: np.ndarray, budget: int) -> ProvisionEvidence:
+        """Seeds: every ranked candidate, best first, when the question is admitted (the token budget decides how
+        many provisions they give); none when nothing is admitted."""
         seeds, rest = [], []
         for i, c in zip(idx, ranked, strict=True):
-            passed = bool(admission.admitted) and (threshold is None or c.score >= threshold)
-            (seeds if passed else rest).append(Seed(i, c))
+            (seeds if admission.admitted else rest).append(Seed(i, c))
         return group_provisions(seeds, self.passages, self._siblings.group, mask, self._title, budget, rest)
 
     # -- helpers ---------------------------------------------------------------

@@ -74,6 +74,19 @@ class TestBuildEvidence:
         assert own_text(ev[2], ev) == ev[2].text
         assert build_evidence(result([cand("art_101.par_1.pnt_b")]))[0].ref.unit == "art_101.par_1.pnt_b"
 
+    def test_a_paragraph_keeps_its_closing_words_after_its_last_point(self):
+        # GDPR Article 6(1) ends "Point (f) of the first subparagraph shall not apply to ..." after point (f);
+        # a point missing from the evidence is no closing words of the paragraph
+        chapeau = "1. Processing shall be lawful only if at least one of the following applies:"
+        closing = "Point (b) shall not apply to processing carried out by public authorities."
+        par = cand("art_6.par_1", text=f"{chapeau} (a) consent; (b) legitimate interests. {closing}")
+        a = cand("art_6.par_1.pnt_a", text="(a) consent;")
+        b = cand("art_6.par_1.pnt_b", text="(b) legitimate interests.")
+        ev = build_evidence(result([par, a, b]))
+        assert own_text(ev[0], ev) == f"{chapeau}\n{closing}"
+        ev = build_evidence(result([par, a]))
+        assert own_text(ev[0], ev) == chapeau
+
 
 class TestNoEvidence:
     def test_nothing_admitted_is_the_fixed_refusal_and_no_generator_is_called(self, catalog):

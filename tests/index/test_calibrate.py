@@ -119,7 +119,8 @@ class TestCalibration:
             answer = s.search(DEV[0]["question"], Perimeter())
             off_topic = s.search(DEV[3]["question"], Perimeter())
         assert answer.threshold is not None and not answer.abstained
-        assert answer.admitted and all(c.score >= answer.threshold for c in answer.admitted)
+        # the threshold is on the best score: the top k are admitted when it passes
+        assert answer.admitted and answer.admitted[0].score >= answer.threshold
         assert off_topic.abstained and not off_topic.admitted
         assert any("below the threshold" in why for _, why in off_topic.discarded)
 
