@@ -102,10 +102,10 @@ def cues(question: str) -> Cues:
     # "How many days/months" asks for a period, not for a date.
     if re.search(r"\bhow many (?:days|weeks|months|years|hours)\b", q, re.I):
         found["date"] = False
-    # "How much (advance) notice / time" asks for a period, not for an amount
+    # "How much (advance) notice / time" asks for a period; an amount only if the rest of the question asks one
     if _HOW_MUCH_TIME.search(q):
         found["period"] = True
-        found["amount"] = bool(re.search(r"\b(?:fines?|penalt(?:y|ies)|eur|euros?)\b|€", q, re.I))
+        found["amount"] = bool(_COMPILED["amount"].search(_HOW_MUCH_TIME.sub(" ", q)))
     return Cues(**found)
 
 

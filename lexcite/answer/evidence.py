@@ -16,9 +16,6 @@ from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter, 
 from lexcite.index.scope import refusal_reason
 
 _FIRST_POINT = re.compile(r":(?=\s*\((?:a|i|1)\)\s)")  # "... shall be prohibited: (a) ..."
-# a paragraph's closing words open a sentence; what follows a point that the evidence holds but is not the
-# last opens the next point: "(c) ..."
-_CLOSING = re.compile(r"^[A-Z]")
 
 __all__ = ["build_evidence", "own_text", "no_evidence_answer", "refused_answer", "REFUSAL",
            "instruction_like", "supporting_text"]
@@ -95,8 +92,9 @@ def own_text(e: Evidence, evidence: Sequence[Evidence]) -> str:
         return e.text
     ends = [i + len(t[-40:]) for t, i in ((t, e.text.rfind(t[-40:])) for t in children) if i >= 0]
     closing = e.text[max(ends):].strip() if ends else ""
-    # only words after the paragraph's last point: a point the evidence lacks is no closing words
-    if not _CLOSING.match(closing):
+    # closing words open a sentence; after a point that is not the last comes the next point, "(c) ...", which
+    # is no closing words even when the evidence lacks it
+    if not closing[:1].isupper():
         closing = ""
     # a line apart: the closing words are a sentence of their own, not the end of the opening words' sentence
     return "\n".join(p for p in (e.text[:min(cuts)], closing) if p)  # "" when it has no words but its points

@@ -173,9 +173,10 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
     values = {v.kind for v in read_values(_CITATION.sub(" ", text))}
     bonus = 0.0
     asks_value = c.date or c.period or c.amount or c.percent or c.power
+    standard = c.period and states_time_standard(text)  # "how quickly?": "without undue delay"
     if c.date and ("date" in values or "month" in values):
         bonus += 0.35 + (0.15 if _APPLY.search(text) else 0.0)
-    if c.period and ("period" in values or states_time_standard(text)):  # "how quickly?": "without undue delay"
+    if c.period and ("period" in values or standard):
         bonus += 0.35
     if c.amount and "amount" in values:
         bonus += 0.4
@@ -183,8 +184,7 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
         bonus += 0.25
     if c.power and "power" in values:
         bonus += 0.4
-    if asks_value and not values & {"date", "month", "period", "amount", "percent", "power"} and not (
-            c.period and states_time_standard(text)):
+    if asks_value and not values & {"date", "month", "period", "amount", "percent", "power"} and not standard:
         bonus -= 0.25
     defined = _DEFINES.search(text)
     if defined and not asks_value:
