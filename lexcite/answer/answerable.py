@@ -6,7 +6,8 @@ this runs after evidence and before any generator, on the admitted units' text:
 1. value: a sentence of the question asks for a value (`question.asks_for_value`;
    its kind from `question.cues`: a date, a period, an amount, a percentage, a
    threshold, or a count for "how many staff") and no admitted sentence states
-   one of that kind about the question's subject (sharing at least
+   one of that kind (a unit's label, "(48)", and "points 6, 7 and 8 of Annex
+   III" count nothing) about the question's subject (sharing at least
    `MIN_SUBJECT` of the subject's term weight) -> refusal naming the kind of
    value and the subject. When the question names what it measures ("how many
    staff", "the registration fee", "how much liability insurance cover"), a
@@ -169,10 +170,20 @@ def _kind_phrase(wanted: Iterable[str]) -> str:
     return " or ".join(f"an {k}" if k[0] in "aeiou" else f"a {k}" for k in kinds)
 
 
+# A unit's own label ("(48)", "1.", "(a)") and the numbers of the provisions it points at ("points 6, 7 and 8 of
+# Annex III") number the law's structure: they count nothing, and answer no "how many?"
+_LABEL = re.compile(r"^\s*(?:\((?:\d{1,3}[a-z]?|[a-z]{1,3}|[ivx]{1,5})\)|\d{1,3}[a-z]?\.)\s")
+_NUMBERED = re.compile(r"\b(?:points?|paragraphs?|subparagraphs?|articles?|annex(?:es)?|sections?|chapters?|"
+                       r"titles?|recitals?)\s+[\dIVXLC]+[a-z]?(?:\s*(?:,|and|or|to)\s*[\dIVXLC]+[a-z]?\b)*", re.I)
+
+
 def _kinds(text: str) -> set[str]:
     # the acts write small counts in words ("one representative per Member State"): a number all the same; and
     # "without undue delay" answers "how quickly?"
-    return ({v.kind for v in read_values(text)} | ({"number"} if _NUMBER_WORD.search(text) else set())
+    structure = [m.span() for m in (_LABEL.match(text), *_NUMBERED.finditer(text)) if m]
+    kinds = {v.kind for v in read_values(text)
+             if v.kind != "number" or not any(a <= v.start and v.end <= b for a, b in structure)}
+    return (kinds | ({"number"} if _NUMBER_WORD.search(text) else set())
             | ({"period"} if states_time_standard(text) else set()))
 
 

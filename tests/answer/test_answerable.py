@@ -51,6 +51,12 @@ class TestOnRealUnits:
         v = check("How many members does the European AI Board have?", units.evidence("art_65.par_2"), ACTS)
         assert v.answerable
 
+    def test_a_units_label_and_the_numbers_of_provisions_it_points_at_count_nothing(self, units):
+        # point (48) of Article 3 and "points 6, 7 and 8 of Annex III" number the law's structure, no staff
+        v = check("How many staff must each national market surveillance authority employ for AI?",
+                  units.evidence("art_3.pnt_48", "art_74.par_8"), ACTS)
+        assert not v.answerable and "a number" in v.reason
+
     def test_a_word_the_units_never_use_is_no_measure_of_what_they_state(self, units):
         # "delegates" is the asker's word; the Board's composition is stated in the act's
         v = check("How many delegates sit on the European AI Board?", units.evidence("art_65.par_2"), ACTS)
