@@ -42,6 +42,7 @@ __all__ = [
     "act_label",
     "resolve_relative",
     "states_time_standard",
+    "counts",
 ]
 
 # The law's answer to "how quickly?" where it sets no number: a standard of time, not a value (nothing to bind)
@@ -240,6 +241,20 @@ def _refs(text: str) -> Iterable[tuple[str, str, int, int]]:
 def read_values(text: str) -> list[Value]:
     """Every checkable value in `text`, in text order; each character belongs to at most one value."""
     return list(_read_values(text))
+
+
+# A unit's own label ("(48)", "1.", "(a)") and the numbers of the provisions a text points at ("points 6, 7 and 8
+# of Annex III") number the law's structure: they count nothing, and answer no "how many?"
+_LABEL = re.compile(r"^\s*(?:\((?:\d{1,3}[a-z]?|[a-z]{1,3}|[ivx]{1,5})\)|\d{1,3}[a-z]?\.)\s")
+_NUMBERED = re.compile(r"\b(?:points?|paragraphs?|subparagraphs?|articles?|annex(?:es)?|sections?|chapters?|"
+                       r"titles?|recitals?)\s+[\dIVXLC]+[a-z]?(?:\s*(?:,|and|or|to)\s*[\dIVXLC]+[a-z]?\b)*", re.I)
+
+
+def counts(text: str) -> list[Value]:
+    """The numbers of `text` that count something: its "number" values less its label and provision numbers."""
+    structure = [m.span() for m in (_LABEL.match(text), *_NUMBERED.finditer(text)) if m]
+    return [v for v in read_values(text)
+            if v.kind == "number" and not any(a <= v.start and v.end <= b for a, b in structure)]
 
 
 @lru_cache(maxsize=8192)

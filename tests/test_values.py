@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lexcite.values import act_label, act_numbers, read_values, resolve_relative, states_time_standard
+from lexcite.values import act_label, act_numbers, counts, read_values, resolve_relative, states_time_standard
 
 pytestmark = pytest.mark.unit
 
@@ -66,3 +66,14 @@ def test_a_standard_of_time_is_no_value_but_answers_how_quickly():
     assert states_time_standard("shall immediately inform the distributors")
     assert not states_time_standard("within 72 hours of becoming aware of it")
     assert not [v for v in read_values("without undue delay") if v.kind == "period"]
+
+
+@pytest.mark.parametrize("text, counted", [
+    ("(48) ‘national competent authority’ means a notifying authority", []),
+    ("for high-risk AI systems listed in points 6, 7 and 8 of Annex III", []),
+    ("3. Each Member State shall designate at least 2 authorities", ["2"]),
+    ("The Board shall be composed of 27 members.", ["27"]),
+    ("covered by Article 75(1).", []),
+])
+def test_a_label_and_the_numbers_of_provisions_count_nothing(text, counted):
+    assert [v.value for v in counts(text)] == counted

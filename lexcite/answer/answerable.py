@@ -44,7 +44,7 @@ from lexcite.contract import Evidence
 from lexcite.lay_terms import acts_terms
 from lexcite.question import asks_for_value, content_terms, cues, in_english, stem, value_secondary
 from lexcite.references import without_references
-from lexcite.values import MONTH_NAMES, read_values, states_time_standard
+from lexcite.values import MONTH_NAMES, counts, read_values, states_time_standard
 
 __all__ = ["Answerability", "check", "VALUE_NOT_STATED", "TERM_ABSENT", "MIN_SUBJECT"]
 
@@ -170,19 +170,11 @@ def _kind_phrase(wanted: Iterable[str]) -> str:
     return " or ".join(f"an {k}" if k[0] in "aeiou" else f"a {k}" for k in kinds)
 
 
-# A unit's own label ("(48)", "1.", "(a)") and the numbers of the provisions it points at ("points 6, 7 and 8 of
-# Annex III") number the law's structure: they count nothing, and answer no "how many?"
-_LABEL = re.compile(r"^\s*(?:\((?:\d{1,3}[a-z]?|[a-z]{1,3}|[ivx]{1,5})\)|\d{1,3}[a-z]?\.)\s")
-_NUMBERED = re.compile(r"\b(?:points?|paragraphs?|subparagraphs?|articles?|annex(?:es)?|sections?|chapters?|"
-                       r"titles?|recitals?)\s+[\dIVXLC]+[a-z]?(?:\s*(?:,|and|or|to)\s*[\dIVXLC]+[a-z]?\b)*", re.I)
-
-
 def _kinds(text: str) -> set[str]:
     # the acts write small counts in words ("one representative per Member State"): a number all the same; and
     # "without undue delay" answers "how quickly?"
-    structure = [m.span() for m in (_LABEL.match(text), *_NUMBERED.finditer(text)) if m]
-    kinds = {v.kind for v in read_values(text)
-             if v.kind != "number" or not any(a <= v.start and v.end <= b for a, b in structure)}
+    # a unit's label ("(48)") and the numbers of the provisions it points at count nothing (`values.counts`)
+    kinds = {v.kind for v in read_values(text) if v.kind != "number"} | ({"number"} if counts(text) else set())
     return (kinds | ({"number"} if _NUMBER_WORD.search(text) else set())
             | ({"period"} if states_time_standard(text) else set()))
 

@@ -53,7 +53,7 @@ from lexcite.contract import Evidence
 from lexcite.lay_terms import acts_terms, written_out
 from lexcite.question import Cues, content_terms, cues, in_english, stem, value_secondary
 from lexcite.references import ActNames, find_references, without_references
-from lexcite.values import read_values, states_time_standard
+from lexcite.values import counts, read_values, states_time_standard
 
 __all__ = ["ExtractiveGenerator", "candidate_sentences", "score_sentence", "Shape", "shape_of"]
 
@@ -206,7 +206,7 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
             bonus += 0.25  # a point of "The following AI practices shall be prohibited:" prohibits
         elif _OBLIGE.search(text) or _PERMIT.search(text) or _EXCEPT.search(text) or _POINT_START.match(text):
             bonus += 0.15  # a point of a list is operative: its article's opening words oblige or prohibit
-    if c.count and "number" in values:
+    if c.count and counts(text):  # a point's label "(48)" counts nothing
         bonus += 0.3
     if c.who and _ACTOR.search(text):
         bonus += 0.15
