@@ -57,6 +57,8 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:staff|staffing|people to do|headcount|personnel)\b", "human resources"),
     (r"\b(?:enough means|the means)\b", "adequate resources"),
     (r"\b(?:permission|approval|permit|sign-off|green light)\b", "authorisation"),
+    (r"\b(?:clos(?:e|es|ed|ing)|shut(?:s|ting)?|wind(?:s|ing)?) (?:down|up)\b|\bgo(?:es|ing)? out of business\b|"
+     r"\bstop(?:s|ped|ping)? (?:its|their|our|the) (?:business|activities|work)\b", "cease its activities"),
     # documents, records, marks
     (r"\b(?:inventory|register|list|log) of (?:what we do with|our|all (?:the )?|the )?(?:personal )?data\b|"
      r"\bdata (?:inventory|map|mapping)\b|\bwhat we do with (?:people's |customers' |personal )*data\b",

@@ -17,6 +17,7 @@ pytestmark = pytest.mark.unit
     ("Can the police run live face matching at a station?", "biometric identification"),
     ("Do we have to keep an inventory of what we do with people's personal data?", "record of processing activities"),
     ("Can our DPO be an outside consultant?", "service contract"),
+    ("Our notified body is closing down. What happens to our certificate?", "cease its activities"),
 ])
 def test_a_thing_said_in_the_asker_s_words_gets_the_acts_term(question, term):
     assert term in acts_terms(question)
@@ -27,6 +28,7 @@ def test_nothing_is_added_that_the_question_already_says_or_that_only_looks_alik
     assert "real-time" not in acts_terms("Where must we register the system before it goes live?")
     assert "human oversight" not in acts_terms("Which supervisory authority is competent?")
     assert "third country" not in acts_terms("We are based in Europe. Does the GDPR apply?")
+    assert "cease its activities" not in acts_terms("Can we roll the windows up?")
 
 
 def test_the_question_comes_first_and_is_kept_whole():

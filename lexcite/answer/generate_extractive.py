@@ -30,8 +30,10 @@ Choosing what to quote happens in two steps.
    point of the list is there; a long unit gives its best sentence, and the
    list's opening words when the sentence is one point of it. A second unit is
    quoted (its best sentence, or whole when short) when it scores nearly as
-   well and adds question terms the first lacks. The answer stays within
-   `max_chars`.
+   well and adds question terms the first lacks; so is a further sentence of a
+   long unit quoted in part, in the unit's order (a question that asks two
+   things: the notice to give, and what becomes of the certificates). The
+   answer stays within `max_chars`.
 
 A question that shares no content term with any sentence gets a refusal,
 decided in code, unless it is not written in English: then lexical overlap
@@ -246,6 +248,14 @@ def _extreme_amounts(question: str, candidates: Sequence[_Candidate]) -> set[int
     return {k for k, v in stated.items() if v == best}
 
 
+def _in_order(chosen: list[_Candidate], cand: _Candidate) -> list[_Candidate]:
+    """`chosen` with `cand`, a further sentence of a unit it quotes, among that unit's sentences in their order."""
+    same = [n for n, x in enumerate(chosen) if x.sid == cand.sid]
+    before = [n for n in same if chosen[n].index < cand.index]
+    at = before[-1] + 1 if before else same[0]
+    return [*chosen[:at], cand, *chosen[at:]]
+
+
 class ExtractiveGenerator:
     """Quote-the-evidence generator. `max_units` bounds the provisions quoted (default 2); `use_cues=False`
     scores by word overlap and rank only (the ablation baseline in bench/answer_extractive.py)."""
@@ -336,9 +346,16 @@ class ExtractiveGenerator:
         covered = set().union(*(x.terms for x in chosen))
         seen = {best.sid}
         for score, cand in scored[1:]:
-            if len(seen) >= self.max_units or score < SECOND * best_score:
+            if score < SECOND * best_score:
                 break
-            if cand.sid in seen or not (set(q_terms) & cand.terms) - covered:
+            if not (set(q_terms) & cand.terms) - covered or cand in chosen:
+                continue
+            if cand.sid in seen:  # another sentence of a unit quoted in part, that answers more of the question
+                if sum(len(x.text) for x in (*chosen, cand)) <= self.max_chars:
+                    chosen = _in_order(chosen, cand)
+                    covered |= cand.terms
+                continue
+            if len(seen) >= self.max_units:
                 continue
             more = self._quote(cand, by_sid[cand.sid], shape)
             if sum(len(x.text) for x in (*chosen, *more)) > self.max_chars:

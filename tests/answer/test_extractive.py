@@ -146,3 +146,14 @@ def test_a_sentence_using_an_abbreviation_answers_a_question_that_writes_it_out(
     question = "Does the sandbox give small and medium-sized enterprises anything extra?"
     _, quoted = answer(units, question, "art_57.par_1", "rct_8", "art_58.par_3")
     assert quoted[0][1] == "art_58.par_3", quoted
+
+
+def test_a_question_asking_two_things_gets_both_sentences_of_the_long_unit_that_states_them(units):
+    # Article 36(3), longer than a unit quoted whole: the year's notice in its first sentence, the nine months a
+    # certificate stays valid in its second
+    question = ("Our notified body is closing down its AI certification business. How much advance notice did it "
+                "have to give, and what happens to the certificate it gave our system?")
+    _, quoted = answer(units, question, "art_36.par_3", "art_36.par_9")
+    text = " ".join(t for t, u in quoted if u == "art_36.par_3")
+    assert "at least one year before" in text and "nine months" in text
+    assert text.index("one year") < text.index("nine months")  # in the unit's order
