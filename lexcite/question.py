@@ -16,7 +16,7 @@ import snowballstemmer
 from lexcite._words import ENGLISH_STOPWORDS
 
 __all__ = ["Cues", "cues", "content_terms", "stem", "STOPWORDS", "in_english", "value_secondary",
-           "asks_for_value", "asks_entry_into_force"]
+           "asks_for_value", "asks_entry_into_force", "question_parts"]
 
 # The question reader also drops modal verbs and the words every question about an act contains.
 STOPWORDS = ENGLISH_STOPWORDS | frozenset("""
@@ -112,11 +112,20 @@ def cues(question: str) -> Cues:
 _SNOWBALL = snowballstemmer.stemmer("english")  # the C stemmer (PyStemmer) when installed: the same algorithm
 
 
+# Porter2 leaves apart derived forms a reader takes for one word: notify/notification ('notifi'/'notif'),
+# urgent/urgency ('urgent'/'urgenc'), compliant/compliance, liable/liability. Their stems are joined here.
+_DERIVED = ((re.compile(r"ifi$"), "if"), (re.compile(r"([ea])nc$"), r"\1nt"), (re.compile(r"abil$"), "abl"))
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """The Snowball (Porter2) English stem: 'conscious'/'consciousness', 'prohibited'/'prohibition',
-    'fines'/'fined' meet; the light suffix stripper it replaced gave 'consciou' and 'consciousnes'."""
-    return _SNOWBALL.stemWord(word.lower())
+    'fines'/'fined' meet; the light suffix stripper it replaced gave 'consciou' and 'consciousnes'. Derived forms
+    it leaves apart ('notify'/'notification', 'urgent'/'urgency') meet too (`_DERIVED`)."""
+    s = _SNOWBALL.stemWord(word.lower())
+    for pattern, repl in _DERIVED:
+        s = pattern.sub(repl, s)
+    return s
 
 
 _TOKEN = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'’-]*[A-Za-zÀ-ÿ]|\d+[a-z]?|[A-Za-z]")
@@ -155,6 +164,25 @@ def in_english(question: str) -> bool:
 
 _AND_VALUE = re.compile(r"^(?:is|are|can|may|must|do|does|will)\b[^?]*,?\s+and\s+(?:from|since|by|until)?\s*when\b",
                         re.I)
+
+
+# "What permission do we need first, and what if it is too urgent to wait?", "Can it fine a hospital, or does that
+# depend on the country?": a second question joined to the first; "... and have heard nothing back" is none
+_SECOND_PART = re.compile(r"(?:,\s*|\s+)(?:and|or|but)\s+(?=(?:what|how|when|which|who|whom|where|why)\b)|"
+                          r",\s*(?:and|or|but)\s+(?=(?:can|could|must|may|is|are|do|does|did|should|will|would|"
+                          r"has|have)\s)", re.I)
+
+
+def question_parts(question: str) -> list[str]:
+    """The questions a question asks: its asking sentences, each split where a second question is joined to it
+    ("..., and what happens to the certificate?"); the words before the first asking sentence say what it is
+    about and stay with it. One part for a question that asks one thing."""
+    q = " ".join(question.split())
+    sentences = re.split(r"(?<=\?)\s+(?=\S)", q)
+    parts: list[str] = []
+    for sentence in sentences:
+        parts.extend(p.strip() for p in _SECOND_PART.split(sentence) if p.strip())
+    return parts or [q]
 
 
 def value_secondary(question: str) -> bool:

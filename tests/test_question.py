@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lexcite.question import content_terms, cues, stem
+from lexcite.question import content_terms, cues, question_parts, stem
 
 pytestmark = pytest.mark.unit
 
@@ -78,3 +78,26 @@ def test_how_much_notice_asks_for_a_period_not_an_amount():
     c = cues("How much advance notice must the notified body give?")
     assert c.period and not c.amount
     assert cues("How much is the fine?").amount
+
+
+@pytest.mark.parametrize(("a", "b"), [("notify", "notification"), ("urgent", "urgency"), ("compliant", "compliance"),
+                                      ("liable", "liability"), ("certify", "certification")])
+def test_derived_forms_a_reader_takes_for_one_word_have_one_stem(a, b):
+    assert stem(a) == stem(b)
+
+
+def test_provider_and_provision_stay_apart():
+    assert stem("provider") != stem("provision")
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    ("We run a stadium. What permission do we need first, and what if it is too urgent to wait?",
+     ["We run a stadium. What permission do we need first", "what if it is too urgent to wait?"]),
+    ("Can an authority fine a public hospital, or does that depend on the country?",
+     ["Can an authority fine a public hospital", "does that depend on the country?"]),
+    ("I complained months ago and have heard nothing back. After how long can I go to court?",
+     ["I complained months ago and have heard nothing back. After how long can I go to court?"]),
+    ("Is it banned, and since when?", ["Is it banned, and since when?"]),
+])
+def test_a_second_question_joined_to_the_first_is_a_part_of_its_own(question, parts):
+    assert question_parts(question) == parts

@@ -32,8 +32,11 @@ Choosing what to quote happens in two steps.
    quoted (its best sentence, or whole when short) when it scores nearly as
    well and adds question terms the first lacks; so is a further sentence of a
    long unit quoted in part, in the unit's order (a question that asks two
-   things: the notice to give, and what becomes of the certificates). The
-   answer stays within `max_chars`.
+   things: the notice to give, and what becomes of the certificates). A
+   question that asks a second question ("What permission do we need, and what
+   if it is too urgent to wait?", `question.question_parts`) gets, besides, the
+   sentence that answers that part best, read with its own words and cues, when
+   nothing quoted answers it as well. The answer stays within `max_chars`.
 
 A question that shares no content term with any sentence gets a refusal,
 decided in code, unless it is not written in English: then lexical overlap
@@ -46,14 +49,14 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from lexcite.answer.draft import MARKER, Draft, split_sentences
 from lexcite.answer.evidence import instruction_like, own_text
 from lexcite.contract import Evidence
 from lexcite.lay_terms import acts_terms, written_out
-from lexcite.question import Cues, content_terms, cues, in_english, stem, value_secondary
+from lexcite.question import Cues, content_terms, cues, in_english, question_parts, stem, value_secondary
 from lexcite.references import ActNames, find_references, without_references
 from lexcite.values import counts, read_values, states_time_standard
 
@@ -248,6 +251,15 @@ def _extreme_amounts(question: str, candidates: Sequence[_Candidate]) -> set[int
     return {k for k, v in stated.items() if v == best}
 
 
+def _term_weights(text: str, lay: str, df: Counter[str], n: int) -> dict[str, float]:
+    """The content terms of `text` weighted by inverse frequency among the `n` candidate sentences (rare words
+    matter most), and the acts' words for what `lay` says in its own ("police": law enforcement)."""
+    weights = {t: math.log(1 + n / (1 + df[t])) + 0.1 for t in dict.fromkeys(content_terms(text))}
+    for t in dict.fromkeys(content_terms(" ".join(acts_terms(lay)))) if lay else ():
+        weights.setdefault(t, LAY_WEIGHT * (math.log(1 + n / (1 + df[t])) + 0.1))
+    return weights
+
+
 def _in_order(chosen: list[_Candidate], cand: _Candidate) -> list[_Candidate]:
     """`chosen` with `cand`, a further sentence of a unit it quotes, among that unit's sentences in their order."""
     same = [n for n, x in enumerate(chosen) if x.sid == cand.sid]
@@ -308,10 +320,7 @@ class ExtractiveGenerator:
             acts = ActNames((a, "") for a in dict.fromkeys(e.ref.act for e in evidence))
             named = tuple((acts.resolve(r.act) if r.act else None, u) for r in refs for u in r.candidates)
             topic = without_references(question, refs)  # "Article 17(1) of …": its numbers are no topic words
-        q_terms = {t: math.log(1 + n / (1 + df[t])) + 0.1 for t in dict.fromkeys(content_terms(topic))}
-        if self.use_cues:  # the acts' words for what the question says in its own ("police": law enforcement)
-            for t in dict.fromkeys(content_terms(" ".join(acts_terms(question)))):
-                q_terms.setdefault(t, LAY_WEIGHT * (math.log(1 + n / (1 + df[t])) + 0.1))
+        q_terms = _term_weights(topic, question if self.use_cues else "", df, n)
 
         def on_named(act: str, unit: str) -> bool:
             return any((a is None or a == act) and (unit == u or unit.startswith(u + ".") or u.startswith(unit + "."))
@@ -365,11 +374,37 @@ class ExtractiveGenerator:
             chosen += more
             covered |= cand.terms
             seen.add(cand.sid)
+        if self.use_cues:
+            chosen = self._each_part(question, candidates, chosen, df, q_refs, on_named)
         chosen = self._with_chapeaus(self._with_points(chosen, by_sid), by_sid)
         text = "\n".join(f"{cand.text} [{cand.sid}]" for cand in chosen)
         score_of = {id(cand): s for s, cand in scored}
         params["scores"] = [round(score_of[id(cand)], 4) for cand in chosen if id(cand) in score_of]
         return Draft(text, model=MODEL, params=params, prompt=f"question: {question}")
+
+    def _each_part(self, question: str, candidates: list[_Candidate], chosen: list[_Candidate], df: Counter[str],
+                   q_refs: frozenset[str],
+                   on_named: Callable[[str, str], bool]) -> list[_Candidate]:
+        """`chosen`, and for each further question the question asks ("..., and what if it is too urgent to
+        wait?") the sentence that answers it best, when none of `chosen` does: it is read with that part's own
+        words and cues, as a question of its own."""
+        parts = question_parts(question)
+        n = len(candidates)
+        for part in parts[1:]:
+            terms = _term_weights(part, part, df, n)
+            if not terms:
+                continue
+            c, shape = cues(part), shape_of(part)
+            score_of = {id(x): score_sentence(x.text, x.terms, terms, c, x.rank, q_refs, shape, x.recital,
+                                              on_named(x.act, x.unit), x.chapeau) for x in candidates}
+            best = max(candidates, key=lambda x: (score_of[id(x)], -x.rank, -x.index))
+            score = score_of[id(best)]
+            if score <= 0 or any(score_of.get(id(x), 0.0) >= score for x in chosen):  # quoted: answered already
+                continue
+            if sum(len(x.text) for x in (*chosen, best)) > self.max_chars:
+                continue
+            chosen = _in_order(chosen, best) if best.sid in {x.sid for x in chosen} else [*chosen, best]
+        return chosen
 
     def _list(self, candidates: list[_Candidate], by_sid: dict[str, list[_Candidate]], q_terms: dict[str, float],
               best_score: float) -> list[_Candidate] | None:

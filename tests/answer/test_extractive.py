@@ -157,3 +157,11 @@ def test_a_question_asking_two_things_gets_both_sentences_of_the_long_unit_that_
     text = " ".join(t for t, u in quoted if u == "art_36.par_3")
     assert "at least one year before" in text and "nine months" in text
     assert text.index("one year") < text.index("nine months")  # in the unit's order
+
+
+def test_each_question_a_question_asks_gets_the_sentence_that_answers_it(units):
+    # "what if it is too urgent?" is answered by Article 5(3)'s second sentence, which the first part's words miss
+    question = ("Our police force wants to run live facial recognition at a football stadium to find a missing "
+                "child. What permission do we need first, and what if the situation is too urgent to wait for it?")
+    _, quoted = answer(units, question, "art_5.par_2", "art_5.par_3")
+    assert any("within 24 hours" in t and u == "art_5.par_3" for t, u in quoted), quoted
