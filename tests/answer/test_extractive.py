@@ -165,3 +165,13 @@ def test_each_question_a_question_asks_gets_the_sentence_that_answers_it(units):
                 "child. What permission do we need first, and what if the situation is too urgent to wait for it?")
     _, quoted = answer(units, question, "art_5.par_2", "art_5.par_3")
     assert any("within 24 hours" in t and u == "art_5.par_3" for t, u in quoted), quoted
+
+
+def test_the_heading_of_a_sentence_s_provision_says_what_it_is_about(units):
+    # "The Board shall be composed of one representative per Member State": Article 65 is on the European
+    # Artificial Intelligence Board; the GDPR's Article 68(3) composes the European Data Protection Board
+    ai_board = ("art_65.par_1", "art_65.par_2", "art_65.par_3", "art_65.par_5", "art_65.par_8")
+    data_board = tuple(f"{GDPR}#art_68.par_{n}" for n in (1, 2, 3, 4))
+    _, quoted = answer(units, "How many members does the European AI Board have — one per country?",
+                       *ai_board, *data_board)
+    assert quoted[0][1] == "art_65.par_2", quoted
