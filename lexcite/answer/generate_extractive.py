@@ -59,7 +59,16 @@ from lexcite.answer.draft import MARKER, Draft, split_sentences
 from lexcite.answer.evidence import instruction_like, own_text
 from lexcite.contract import Evidence
 from lexcite.lay_terms import acts_terms, written_out
-from lexcite.question import Cues, content_terms, cues, in_english, question_parts, stem, value_secondary
+from lexcite.question import (
+    Cues,
+    asks_for_value,
+    content_terms,
+    cues,
+    in_english,
+    question_parts,
+    stem,
+    value_secondary,
+)
 from lexcite.references import ActNames, find_references, without_references
 from lexcite.values import counts, read_values, states_time_standard
 
@@ -314,7 +323,9 @@ class ExtractiveGenerator:
 
     def generate(self, question: str, evidence: Sequence[Evidence]) -> Draft:
         c = cues(question) if self.use_cues else Cues()
-        if value_secondary(question):  # "Is X banned, and since when?": the deciding sentence first
+        # "Is X banned, and since when?": the deciding sentence first; "Is our fine capped at the higher or the lower
+        # of the amount or the percentage?" mentions values and asks which rule applies
+        if value_secondary(question) or not asks_for_value(question):
             c = replace(c, date=False, period=False, amount=False, percent=False, power=False)
         shape = shape_of(question) if self.use_cues else Shape()
         params = {"max_units": self.max_units, "cues": list(c.names()),

@@ -45,7 +45,7 @@ class TestOnRealUnits:
         v = check("How much liability insurance cover, in euros, must a notified body hold?",
                   units.evidence("art_31.par_9", "art_99.par_4"), ACTS)
         assert not v.answerable and v.rule == VALUE_NOT_STATED and "insur" in v.reason
-        assert v.detail["measured"] == ["liabil", "insur"]  # "cover": a word these units do not use
+        assert v.detail["measured"] == ["liabl", "insur"]  # "cover": a word these units do not use
 
     def test_a_count_the_act_writes_in_words_answers(self, units):
         v = check("How many members does the European AI Board have?", units.evidence("art_65.par_2"), ACTS)

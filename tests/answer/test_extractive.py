@@ -175,3 +175,12 @@ def test_the_heading_of_a_sentence_s_provision_says_what_it_is_about(units):
     _, quoted = answer(units, "How many members does the European AI Board have — one per country?",
                        *ai_board, *data_board)
     assert quoted[0][1] == "art_65.par_2", quoted
+
+
+def test_a_question_that_mentions_values_but_asks_which_rule_applies_gets_the_rule(units):
+    # it names "the fixed amount" and "the percentage" and asks which of the two caps a start-up's fine: Article
+    # 99(6) answers ("whichever thereof is lower"), though it states no amount of its own
+    question = ("We're a start-up. Is our AI Act fine capped at the higher or the lower of the fixed amount and the "
+                "percentage?")
+    _, quoted = answer(units, question, "art_99.par_3", "art_99.par_4", "art_99.par_6")
+    assert quoted[0][1] == "art_99.par_6", quoted
