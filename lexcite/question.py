@@ -46,7 +46,9 @@ _CUES = {
     "percent": r"\b(?:percent|per cent|percentage|share of|turnover)\b|%",
     "power": r"\b(?:flops?|floating[- ]point|compute|computation|training compute)\b",
     "definition": r"^(?:what (?:is|are) (?:an? |the )?|what does .* mean|define|definition|meaning of|"
-                  r"what counts as|what is meant by)|\bdefin(?:e|ed|ition)\b|\bmeans?\b|"
+                  r"what counts as|what is meant by)|\bdefin(?:e|ed|ition)\b|"
+                  # "what 'provider' means", not "enough means to enforce" or "by means of"
+                  r"\bwhat\b[^?]{0,60}\bmeans?\b(?!\s+(?:of|to|for)\b)|"
                   r"\b(?:counts?|qualif(?:y|ies)) as\b|\bin (?:\w+ |the act's )?terms\b(?! of)|"
                   # "What does the AI Act call that?", "What type of personal data is that?": the defined term
                   r"\bwhat (?:does|do) (?:the |this |that )?(?:[\w-]+ ){0,3}call\b|\bwhat is (?:that|this|it) called\b|"

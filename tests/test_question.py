@@ -26,6 +26,12 @@ def test_how_many_days_asks_for_a_period_not_a_date():
 
 def test_a_definition_question_is_recognised():
     assert cues("What does 'provider' mean?").definition
+    assert cues("Explain what profiling means under the GDPR").definition
+
+
+def test_means_as_resources_or_as_a_way_asks_no_definition():
+    assert not cues("Does the AI Office have enough means to enforce the rules?").definition
+    assert not cues("Can consent be given by means of a tick box?").definition
 
 
 def test_content_terms_drop_stop_words_and_keep_compounds_whole_and_split():

@@ -87,6 +87,8 @@ SECOND = 0.7  # a second unit is quoted when its best sentence scores this share
 # "‘X’ means", "“X” or “Y” means" (the term and its abbreviation)
 _DEFINES = re.compile(r"[‘'\"“](?P<term>[^’'\"”]{2,80})[’'\"”](?:\s+or\s+[‘'\"“](?P<alias>[^’'\"”]{2,80})[’'\"”])?"
                       r"\s+(?:means|shall mean|refers to|is defined as)\b", re.I)
+# the verb of a definition ("‘AI Office’ means ...") is the law's form, not its content: "enough means" is no match
+_DEFINING_VERB = re.compile(r"([’'\"”])\s+(?:means|shall mean)\b")
 _APPLY = re.compile(r"\b(?:shall apply|shall be applicable|applies|apply|enter into force|shall enter into force)\b"
                     r"[^.;]{0,40}\b(?:from|on|by)\b", re.I)
 # "shall not apply", "shall not affect", "shall not be considered": a limit of scope, not a prohibition
@@ -314,7 +316,7 @@ class ExtractiveGenerator:
             head, _, last = e.ref.unit.rpartition(".")
             parent = units.get((e.ref.act, e.ref.version, head)) if last.startswith("pnt_") else None
             for i, s in enumerate(candidate_sentences(own[e.sid])):
-                terms = content_terms(s)
+                terms = content_terms(_DEFINING_VERB.sub(r"\1", s))
                 terms += [w for t in terms if t in long_forms for w in long_forms[t]]
                 out.append(_Candidate(e.sid, rank, s, frozenset(terms), e.ref.unit.startswith("rct_"),
                                       e.ref.act, e.ref.unit, i, own[parent] if parent else "", parent or "",

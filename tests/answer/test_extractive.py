@@ -184,3 +184,10 @@ def test_a_question_that_mentions_values_but_asks_which_rule_applies_gets_the_ru
                 "percentage?")
     _, quoted = answer(units, question, "art_99.par_3", "art_99.par_4", "art_99.par_6")
     assert quoted[0][1] == "art_99.par_6", quoted
+
+
+def test_the_verb_of_a_definition_is_no_word_of_its_content(units):
+    # "enough means": Article 70(3)'s adequate resources, not point (48) of Article 3 because it "means"
+    _, quoted = answer(units, "Do national competent authorities get enough means to do their job?",
+                       "art_3.pnt_48", "art_70.par_3")
+    assert quoted[0][1] == "art_70.par_3", quoted
