@@ -90,6 +90,8 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
      "placing on the market"),
     (r"\b(?:hiring|recruit\w*|job applicants?|candidates for a job|CVs?)\b", "recruitment or selection"),
     (r"\b(?:universit(?:y|ies)|schools?|exams?|admissions?|students?)\b", "education and vocational training"),
+    (r"\b(?:gets?|getting|got) (?:into|in)\b|\b(?:admit|admits|admitted|admitting)\b",
+     "access or admission"),
     (r"\b(?:credit scor\w*|loans?|lending)\b", "creditworthiness credit score"),
     (r"\b(?:hobby|own use|personal use|at home|for fun)\b", "purely personal non-professional activity"),
     (r"\b(?:datasets?|data sets?)\b", "training, validation and testing data sets"),

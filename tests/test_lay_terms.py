@@ -18,6 +18,7 @@ pytestmark = pytest.mark.unit
     ("Do we have to keep an inventory of what we do with people's personal data?", "record of processing activities"),
     ("Can our DPO be an outside consultant?", "service contract"),
     ("Our notified body is closing down. What happens to our certificate?", "cease its activities"),
+    ("Is AI that decides who gets into a university high-risk?", "access or admission"),
 ])
 def test_a_thing_said_in_the_asker_s_words_gets_the_acts_term(question, term):
     assert term in acts_terms(question)
