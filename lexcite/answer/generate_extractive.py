@@ -192,7 +192,8 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
         lexical += HEADING_WEIGHT * sum(w for t, w in q_terms.items() if t in heading and t not in terms) / total
     if lexical <= 0 and not on_named:  # the provision a question names answers "What does Article 17(1) say?"
         return 0.0
-    values = {v.kind for v in read_values(_CITATION.sub(" ", text))}
+    stated = _CITATION.sub(" ", text)
+    values = {v.kind for v in read_values(stated)}
     bonus = 0.0
     asks_value = c.date or c.period or c.amount or c.percent or c.power
     standard = c.period and states_time_standard(text)  # "how quickly?": "without undue delay"
@@ -228,7 +229,7 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
             bonus += 0.25  # a point of "The following AI practices shall be prohibited:" prohibits
         elif _OBLIGE.search(text) or _PERMIT.search(text) or _EXCEPT.search(text) or _POINT_START.match(text):
             bonus += 0.15  # a point of a list is operative: its article's opening words oblige or prohibit
-    if c.count and counts(text):  # a point's label "(48)" counts nothing
+    if c.count and counts(stated):  # a point's label "(48)" counts nothing
         bonus += 0.3
     if c.who and _ACTOR.search(text):
         bonus += 0.15
@@ -315,12 +316,13 @@ class ExtractiveGenerator:
         for rank, e in enumerate(evidence, start=1):
             head, _, last = e.ref.unit.rpartition(".")
             parent = units.get((e.ref.act, e.ref.version, head)) if last.startswith("pnt_") else None
+            heading = frozenset(content_terms(e.title.partition(" — ")[2]))  # "Article 65(2) — Establishment ..."
             for i, s in enumerate(candidate_sentences(own[e.sid])):
                 terms = content_terms(_DEFINING_VERB.sub(r"\1", s))
                 terms += [w for t in terms if t in long_forms for w in long_forms[t]]
                 out.append(_Candidate(e.sid, rank, s, frozenset(terms), e.ref.unit.startswith("rct_"),
                                       e.ref.act, e.ref.unit, i, own[parent] if parent else "", parent or "",
-                                      frozenset(content_terms(e.title.partition(" — ")[2]))))
+                                      heading))
         return out
 
     def generate(self, question: str, evidence: Sequence[Evidence]) -> Draft:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from lexcite.answer.draft import parse_draft
-from lexcite.answer.generate_extractive import ExtractiveGenerator, shape_of
+from lexcite.answer.generate_extractive import ExtractiveGenerator, score_sentence, shape_of
 from lexcite.eval.metrics import normalise
+from lexcite.question import content_terms, cues
 
 pytestmark = pytest.mark.integration
 
@@ -191,3 +192,13 @@ def test_the_verb_of_a_definition_is_no_word_of_its_content(units):
     _, quoted = answer(units, "Do national competent authorities get enough means to do their job?",
                        "art_3.pnt_48", "art_70.par_3")
     assert quoted[0][1] == "art_70.par_3", quoted
+
+
+def test_the_numbers_of_an_act_s_citation_count_nothing():
+    # "(OJ L 325, 16.12.2019, p. 1)" numbers a journal page, no members: no count bonus for "how many?"
+    question = "How many members are there?"
+    q_terms = {t: 1.0 for t in content_terms(question)}
+    cited = "The rules apply to members (OJ L 325, 16.12.2019, p. 1)."
+    plain = "The rules apply to members."
+    assert score_sentence(cited, frozenset(content_terms(cited)), q_terms, cues(question), 1) == \
+        score_sentence(plain, frozenset(content_terms(plain)), q_terms, cues(question), 1)
