@@ -51,6 +51,7 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
      r"\b(?:for|on behalf of) (?:someone|somebody) else\b|"
      r"\bon behalf of (?:a|the|our|their|its) (?:clients?|customers?)\b",
      "processor on behalf of the controller"),
+    (r"\bsub-?(?:contract(?:or|ors|ing)?|process(?:or|ors|ing))\b|\bsubcontract\w*", "another processor"),
     (r"\b(?:who|which) decides?\b|\bthe one who decides\b", "controller determines the purposes and means"),
     # money, people, resources
     (r"\b(?:money|funding|budget|funds)\b", "financial resources"),
