@@ -47,7 +47,7 @@ def catalog(corpus, tmp_path_factory):
 def test_the_set_is_large_enough_with_about_a_third_dev():
     dev = sum(q.split == "dev" for q in QUESTIONS)
     assert len(QUESTIONS) >= 80
-    assert 0.25 <= dev / len(QUESTIONS) <= 0.42, f"{dev} dev of {len(QUESTIONS)}"
+    assert 0.25 <= dev / len(QUESTIONS) <= 0.46, f"{dev} dev of {len(QUESTIONS)}"
 
 
 @pytest.mark.unit
