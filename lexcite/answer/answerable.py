@@ -122,8 +122,11 @@ def _absent_names(question: str, texts: Sequence[str], known: Iterable[str]) -> 
     return list(dict.fromkeys(out))
 
 
-# "Which programming languages does ...": the thing a which/what question asks for, before its verb.
-_HEAD = re.compile(r"\b(?:which|what)\s+((?:[\w'’-]+\s+){1,4}?)(?=(?:is|are|does|do|must|has|have|can|may|did|was|"
+# "Which programming languages does ...": the thing a which/what question asks for, before its verb. The which/what
+# opens the asking sentence or a clause of it: "is there a list ... to describe which AI systems the lab may
+# certify?" is a yes/no question, and asks for no thing named.
+_HEAD = re.compile(r"(?:^|[,;:—–]\s*)(?:(?:and|but|so|in|for|to|of|from|under|by|with|on|at)\s+)?"
+                   r"(?:which|what)\s+((?:[\w'’-]+\s+){1,4}?)(?=(?:is|are|does|do|must|has|have|can|may|did|was|"
                    r"were|should|will|would|could|shall)\b)", re.I)
 _AUXILIARIES = frozenset("is are does do must has have can may did was were should will would could shall".split())
 # Words people use for notions the acts name otherwise ("company": undertaking, enterprise): never decisive.

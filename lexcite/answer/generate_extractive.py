@@ -137,11 +137,18 @@ class Shape:
     foreign: bool = False  # not written in English: word overlap with the English text says nothing
 
 
+def _asking(question: str) -> str:
+    """The sentences that ask (those ending in '?'), else the whole question: "Both laws apply to us. Will the
+    Commission ...?" asks nothing about whether they apply."""
+    asking = [s for s in re.split(r"(?<=[.?!])\s+(?=[A-Z‘'\"“])", question) if s.endswith("?")]
+    return " ".join(asking) or question
+
+
 def shape_of(question: str) -> Shape:
     q = " ".join(question.split())
     yes_no = bool(_YES_NO.search(q)) or any(_YES_NO.search(s.strip()) for s in re.split(r"[.,;:]\s+", q)[1:])
     return Shape(yes_no=yes_no, listing=bool(_LIST.search(q)), why=bool(_WHY.search(q)),
-                 applies=yes_no and bool(_APPLY_Q.search(q)), quoted=tuple(_QUOTED.findall(q)),
+                 applies=yes_no and bool(_APPLY_Q.search(_asking(q))), quoted=tuple(_QUOTED.findall(q)),
                  duty=stem(m[1]) if (m := _WHO_DUTY.search(q)) else "", foreign=not in_english(q))
 
 

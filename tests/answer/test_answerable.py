@@ -101,6 +101,14 @@ class TestOnRealUnits:
         # a word people use for what the acts call an undertaking or an enterprise is never decisive
         assert check("Which companies must follow these rules?", evidence, ACTS).answerable
 
+    def test_a_which_inside_a_yes_no_question_names_no_thing_asked_for(self, units):
+        evidence = units.evidence("art_5.par_1.pnt_a", "art_6.par_2")
+        q = "Apart from the tool, is there a fixed list we must use to describe which AI systems the lab may test?"
+        assert check(q, evidence, ACTS).answerable
+        # a which/what opening a clause still asks for the thing
+        q = "Apart from that, which programming languages does the AI Act ban for building high-risk systems?"
+        assert not check(q, evidence, ACTS).answerable
+
     def test_the_acts_word_for_the_thing_asked_for_is_that_thing(self, units):
         # Article 5(3) speaks of "prior authorisation", not of permission
         evidence = units.evidence("art_5.par_3")

@@ -73,6 +73,11 @@ def test_a_yes_no_question_gets_the_prohibition_not_the_recital(units):
     assert quoted[0][1] == "art_5.par_1.pnt_f" and "medical or safety reasons" in quoted[0][0]
 
 
+def test_whether_something_applies_is_read_from_the_sentence_that_asks():
+    assert shape_of("We sell toys in France. Does the AI Act apply to us?").applies
+    assert not shape_of("Both the AI Act and toy law apply to us. Will the Commission ask for standards?").applies
+
+
 def test_a_why_question_may_take_the_recital(units):
     assert shape_of("Why is emotion recognition at work banned?").why
     _, quoted = answer(units, "Why is emotion recognition at the workplace considered so risky?",
