@@ -52,11 +52,13 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
      r"\bon behalf of (?:a|the|our|their|its) (?:clients?|customers?)\b",
      "processor on behalf of the controller"),
     (r"\bsub-?(?:contract(?:or|ors|ing)?|process(?:or|ors|ing))\b|\bsubcontract\w*", "another processor"),
-    (r"\b(?:who|which) decides?\b|\bthe one who decides\b", "controller determines the purposes and means"),
+    (r"\b(?:who|which) decides? (?:what|how|why|the purposes?)\b|\bthe one who decides\b",
+     "controller determines the purposes and means"),  # "who decides whether the code suffices?" is no controller
     # money, people, resources
     (r"\b(?:money|funding|budget|funds)\b", "financial resources"),
     (r"\b(?:staff|staffing|people to do|headcount|personnel)\b", "human resources"),
     (r"\b(?:enough means|the means)\b", "adequate resources"),
+    (r"\b(?:qualifications?|credentials|skills?|expertise)\b", "professional qualities expert knowledge"),
     (r"\b(?:permission|approval|permit|sign-off|green light)\b", "authorisation"),
     (r"\b(?:clos(?:e|es|ed|ing)|shut(?:s|ting)?|wind(?:s|ing)?) (?:down|up)\b|\bgo(?:es|ing)? out of business\b|"
      r"\bstop(?:s|ped|ping)? (?:its|their|our|the) (?:business|activities|work)\b", "cease its activities"),

@@ -223,11 +223,23 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
                               flags=r.flags, verdicts=r.verdicts)
 
 
+def _of_acts(evidence: tuple[Evidence, ...], acts: frozenset[str], relations: Relations) -> tuple[Evidence, ...]:
+    """The evidence a generator answers from: "What does the GDPR allow ...?" asks about the GDPR, so when the
+    question names acts and some of their units are admitted, those units and their amenders' (the Omnibus
+    for "under the AI Act"); otherwise all. The rest stays evidence for verification and conflicts."""
+    if not acts:
+        return evidence
+    keep = {a for a, amended in relations.amends.items() if amended & acts} | set(acts)
+    named = tuple(e for e in evidence if e.ref.act in keep)
+    return named if any(e.ref.act in acts for e in named) else evidence
+
+
 def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...], gen: Generator, catalog: Catalog,
              rec: AskRecord, timings: dict[str, float]) -> Answer:
     """Generate, verify, bind values, show conflicts and amendments; raise `_Refused` where the answer stops."""
     # Refuse only when the law is silent, decided here from what the admitted units state (answer/answerable.py).
-    verdict = check_answerable(question, evidence, _title_words(catalog), act_names(catalog).named_in(question))
+    named = act_names(catalog).named_in(question)
+    verdict = check_answerable(question, evidence, _title_words(catalog), named)
     rec.params["answerability"] = verdict.to_dict()
 
     def outside(ref: CitationRef) -> str | None:  # the catalog's word on a unit, by the one perimeter rule
@@ -244,7 +256,7 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
         raise _Refused(_sentence(verdict.reason), [verdict.rule], evidence)
     facts = catalog.facts(refs=[e.ref for e in evidence], language=perimeter.language)
     t = time.perf_counter()
-    draft = gen.generate(question, evidence)
+    draft = gen.generate(question, _of_acts(evidence, named, Relations.from_catalog(catalog)))
     timings["generate"] = time.perf_counter() - t
     rec.prompt, rec.raw_output = draft.prompt, draft.text
     rec.params.update(draft.params)
