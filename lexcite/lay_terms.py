@@ -58,6 +58,9 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:money|funding|budget|funds)\b", "financial resources"),
     (r"\b(?:staff|staffing|people to do|headcount|personnel)\b", "human resources"),
     (r"\b(?:enough means|the means)\b", "adequate resources"),
+    (r"\b(?:appoint(?:s|ed|ing)?|hire|hires|hired|name|names|named)\b"
+     r"(?= (?:an?|one|the|our|their|its|someone|somebody)\b)",
+     "designate"),  # the GDPR designates its data protection officer; the AI Act appoints its representative
     (r"\b(?:qualifications?|credentials|skills?|expertise)\b", "professional qualities expert knowledge"),
     (r"\b(?:permission|approval|permit|sign-off|green light)\b", "authorisation"),
     (r"\b(?:clos(?:e|es|ed|ing)|shut(?:s|ting)?|wind(?:s|ing)?) (?:down|up)\b|\bgo(?:es|ing)? out of business\b|"

@@ -116,6 +116,8 @@ _LIST = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,3}(?:categories|kinds|types
 # The date in an act's citation ("Regulation (EU) 2019/2144 of the European Parliament and of the Council of
 # 27 November 2019", "(OJ L 170, 30.6.2009, p. 1)") is when that act was adopted or published, no date it sets.
 _CITATION = re.compile(r"\b(?:Council|Commission|Parliament)\s+of\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4}|\(OJ [^)]{1,60}\)")
+_OBLIGED_Q = re.compile(r"\b(?:obliged|required|obligat\w+|duty|duties|ha(?:ve|s) to|must|needs? to|compulsory|"
+                        r"mandatory)\b", re.I)
 _WHO_DUTY = re.compile(r"^who\s+(?:has to|have to|must|shall|should|needs? to|is (?:required|obliged|responsible) "
                        r"(?:to|for)|are (?:required|obliged|responsible) (?:to|for))\s+([a-z]+)", re.I)
 # "shall register", "shall, prior to the processing, carry out"
@@ -133,6 +135,7 @@ class Shape:
     why: bool = False
     applies: bool = False  # a yes/no question about whether something applies, is covered or exempt
     quoted: tuple[str, ...] = ()  # terms the question quotes ('AI system')
+    obliged: bool = False  # it asks whether or when someone is obliged ("When is a company obliged to ...?")
     duty: str = ""  # the stem of the verb a "who has to ...?" question asks the actor of ("regist")
     foreign: bool = False  # not written in English: word overlap with the English text says nothing
 
@@ -148,7 +151,8 @@ def shape_of(question: str) -> Shape:
     q = " ".join(question.split())
     yes_no = bool(_YES_NO.search(q)) or any(_YES_NO.search(s.strip()) for s in re.split(r"[.,;:]\s+", q)[1:])
     return Shape(yes_no=yes_no, listing=bool(_LIST.search(q)), why=bool(_WHY.search(q)),
-                 applies=yes_no and bool(_APPLY_Q.search(_asking(q))), quoted=tuple(_QUOTED.findall(q)),
+                 applies=yes_no and bool(_APPLY_Q.search(_asking(q))), obliged=bool(_OBLIGED_Q.search(_asking(q))),
+                 quoted=tuple(_QUOTED.findall(q)),
                  duty=stem(m[1]) if (m := _WHO_DUTY.search(q)) else "", foreign=not in_english(q))
 
 
@@ -236,6 +240,10 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
             bonus += 0.25  # a point of "The following AI practices shall be prohibited:" prohibits
         elif _OBLIGE.search(text) or _PERMIT.search(text) or _EXCEPT.search(text) or _POINT_START.match(text):
             bonus += 0.15  # a point of a list is operative: its article's opening words oblige or prohibit
+    # "When is a company obliged to designate ...?": the sentence that obliges, not one that permits
+    obliges = _OBLIGE.search(text) or (_POINT_START.match(text) and _OBLIGE.search(chapeau))
+    if shape.obliged and not asks_value and obliges:
+        bonus += OBLIGED
     if c.count and counts(stated):  # a point's label "(48)" counts nothing
         bonus += 0.3
     if c.who and _ACTOR.search(text):
@@ -262,6 +270,7 @@ _LEAST = re.compile(r"\b(?:minimum|lowest|smallest|least)\b", re.I)
 # European Artificial Intelligence Board its article names (dev: 0.5 / 0.7 / 1.0 raised ref_loose 0.837 -> 0.847 /
 # 0.857 / 0.857 and moved key facts 0.819 -> 0.819 / 0.831 / 0.806)
 HEADING_WEIGHT = 0.7
+OBLIGED = 0.1  # dev: 0.05 to 0.2 alike
 LAY_WEIGHT = 1.0  # the acts' terms weigh as the question's own (dev: 0.5 -> 1.0 raised ref_loose 0.826 -> 0.837)
 EXTREME = 0.15  # "What is the maximum fine?": the sentence stating the highest amount among the evidence (dev)
 

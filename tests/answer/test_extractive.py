@@ -207,3 +207,17 @@ def test_the_numbers_of_an_act_s_citation_count_nothing():
     plain = "The rules apply to members."
     assert score_sentence(cited, frozenset(content_terms(cited)), q_terms, cues(question), 1) == \
         score_sentence(plain, frozenset(content_terms(plain)), q_terms, cues(question), 1)
+
+
+def test_a_question_about_a_duty_prefers_the_sentence_that_obliges():
+    question = "When is a company obliged to have a data protection officer?"
+    shape = shape_of(question)
+    assert shape.obliged and not shape_of("When may a company have a data protection officer?").obliged
+    q_terms = {t: 1.0 for t in content_terms(question)}
+    obliges = "The controller shall designate a data protection officer where its core activities so require."
+    permits = "A group of undertakings may have a single data protection officer where it is easily accessible."
+
+    def score(text: str) -> float:
+        return score_sentence(text, frozenset(content_terms(text)), q_terms, cues(question), 1, shape=shape)
+
+    assert score(obliges) > score(permits)
