@@ -116,7 +116,14 @@ _LIST = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,3}(?:categories|kinds|types
 # The date in an act's citation ("Regulation (EU) 2019/2144 of the European Parliament and of the Council of
 # 27 November 2019", "(OJ L 170, 30.6.2009, p. 1)") is when that act was adopted or published, no date it sets.
 _CITATION = re.compile(r"\b(?:Council|Commission|Parliament)\s+of\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4}|\(OJ [^)]{1,60}\)")
-_OBLIGED_Q = re.compile(r"\b(?:obliged|required|obligat\w+|duty|duties|ha(?:ve|s) to|must|needs? to|compulsory|"
+_OPERATOR = (r"(?P<actor>provider|deployer|importer|distributor|authorised representative|product manufacturer|"
+             r"controller|processor)s?")
+# A sentence whose duty falls on an operator: "Deployers shall assign ...", "(b) the provider shall ...".
+_BEARER = re.compile(rf"^(?:\(\w{{1,4}}\)\s*)?(?:[^.;:]{{0,80}}?,\s*)?(?:the |each |every |all )?{_OPERATOR}\b"
+                     r"[^.;:]{0,80}?\b(?:shall|must)\b", re.I)
+_ACTOR_Q = re.compile(rf"\b{_OPERATOR}\b|\b(?P<verb>deploy|import|distribut)(?:s|es|ed|ing|e)?\b", re.I)
+_VERB_ACTOR = {"deploy": "deployer", "import": "importer", "distribut": "distributor"}
+_OBLIGED_Q = re.compile(r"\b(?:obliged|required|obligat\w+|duty|duties|ha(?:ve|s) to|must|should|needs? to|compulsory|"
                         r"mandatory)\b", re.I)
 _WHO_DUTY = re.compile(r"^who\s+(?:has to|have to|must|shall|should|needs? to|is (?:required|obliged|responsible) "
                        r"(?:to|for)|are (?:required|obliged|responsible) (?:to|for))\s+([a-z]+)", re.I)
@@ -135,6 +142,7 @@ class Shape:
     why: bool = False
     applies: bool = False  # a yes/no question about whether something applies, is covered or exempt
     quoted: tuple[str, ...] = ()  # terms the question quotes ('AI system')
+    actors: tuple[str, ...] = ()  # the operators it asks about ("a company that deploys ...": deployer)
     obliged: bool = False  # it asks whether or when someone is obliged ("When is a company obliged to ...?")
     duty: str = ""  # the stem of the verb a "who has to ...?" question asks the actor of ("regist")
     foreign: bool = False  # not written in English: word overlap with the English text says nothing
@@ -152,6 +160,8 @@ def shape_of(question: str) -> Shape:
     yes_no = bool(_YES_NO.search(q)) or any(_YES_NO.search(s.strip()) for s in re.split(r"[.,;:]\s+", q)[1:])
     return Shape(yes_no=yes_no, listing=bool(_LIST.search(q)), why=bool(_WHY.search(q)),
                  applies=yes_no and bool(_APPLY_Q.search(_asking(q))), obliged=bool(_OBLIGED_Q.search(_asking(q))),
+                 actors=tuple(dict.fromkeys((m["actor"] or _VERB_ACTOR[m["verb"].lower()]).lower()
+                                            for m in _ACTOR_Q.finditer(q))),
                  quoted=tuple(_QUOTED.findall(q)),
                  duty=stem(m[1]) if (m := _WHO_DUTY.search(q)) else "", foreign=not in_english(q))
 
@@ -244,6 +254,9 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
     obliges = _OBLIGE.search(text) or (_POINT_START.match(text) and _OBLIGE.search(chapeau))
     if shape.obliged and not asks_value and obliges:
         bonus += OBLIGED
+    # "Does a company that deploys ... have to ...?": "Deployers shall ...", not a duty of the provider
+    if shape.obliged and shape.actors and (bearer := _BEARER.search(text)) and bearer["actor"].lower() in shape.actors:
+        bonus += BEARER
     if c.count and counts(stated):  # a point's label "(48)" counts nothing
         bonus += 0.3
     if c.who and _ACTOR.search(text):
@@ -271,6 +284,7 @@ _LEAST = re.compile(r"\b(?:minimum|lowest|smallest|least)\b", re.I)
 # 0.857 / 0.857 and moved key facts 0.819 -> 0.819 / 0.831 / 0.806)
 HEADING_WEIGHT = 0.7
 OBLIGED = 0.1  # dev: 0.05 to 0.2 alike
+BEARER = 0.2  # dev: 0.05 < 0.1 < 0.2 = 0.3
 LAY_WEIGHT = 1.0  # the acts' terms weigh as the question's own (dev: 0.5 -> 1.0 raised ref_loose 0.826 -> 0.837)
 EXTREME = 0.15  # "What is the maximum fine?": the sentence stating the highest amount among the evidence (dev)
 

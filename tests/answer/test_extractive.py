@@ -221,3 +221,19 @@ def test_a_question_about_a_duty_prefers_the_sentence_that_obliges():
         return score_sentence(text, frozenset(content_terms(text)), q_terms, cues(question), 1, shape=shape)
 
     assert score(obliges) > score(permits)
+
+
+def test_a_duty_question_about_an_operator_prefers_the_duty_that_falls_on_it():
+    question = "Does a company that deploys a high-risk AI system have to put a person in charge of it?"
+    shape = shape_of(question)
+    assert shape.actors == ("deployer",) and shape.obliged
+    q_terms = {t: 1.0 for t in content_terms(question)}
+    on_deployer = "Deployers shall assign a person to the high-risk AI system."
+    on_provider = "The high-risk AI system shall be provided to the deployer with a person in mind."
+
+    def score(text: str) -> float:
+        return score_sentence(text, frozenset(content_terms(text)), q_terms, cues(question), 1, shape=shape)
+
+    assert score(on_deployer) > score(on_provider)
+    # a question about a status, not a duty, gets no such preference
+    assert not shape_of("If a client rebrands our AI system, are we still treated as its provider?").obliged
