@@ -21,7 +21,10 @@ Choosing what to quote happens in two steps.
      question names or quotes; for a yes/no question the operative sentence
      that decides it (a prohibition, an obligation, a permission, and most of
      all an exception or a "does not apply" clause when it asks whether
-     something applies); for "who/which authority" a sentence naming an actor;
+     something applies, read from the sentence that asks); for "who/which
+     authority" a sentence naming an actor; for a question about a duty ("When
+     is a company obliged to ...?") the sentence that obliges, most of all one
+     whose duty falls on the operator asked about ("Deployers shall ...");
    - where it stands: a unit on the branch of a provision the question names
      ("Article 6(2)", `lexcite.references`) is preferred, a recital that
      paraphrases the binding text is not (unless the question asks why);
