@@ -123,7 +123,7 @@ _OPERATOR = (r"(?P<actor>provider|deployer|importer|distributor|authorised repre
              r"controller|processor)s?")
 # A sentence whose duty falls on an operator: "Deployers shall assign ...", "(b) the provider shall ...".
 _BEARER = re.compile(rf"^(?:\(\w{{1,4}}\)\s*)?(?:[^.;:]{{0,80}}?,\s*)?(?:the |each |every |all )?{_OPERATOR}\b"
-                     r"[^.;:]{0,80}?\b(?:shall|must)\b", re.I)
+                     r"[^.;:]{0,200}?\b(?:shall|must)\b", re.I)
 _ACTOR_Q = re.compile(rf"\b{_OPERATOR}\b|\b(?P<verb>deploy|import|distribut)(?:s|es|ed|ing|e)?\b", re.I)
 _VERB_ACTOR = {"deploy": "deployer", "import": "importer", "distribut": "distributor"}
 _OBLIGED_Q = re.compile(r"\b(?:obliged|required|obligat\w+|duty|duties|ha(?:ve|s) to|must|should|needs? to|compulsory|"
@@ -164,7 +164,7 @@ def shape_of(question: str) -> Shape:
     return Shape(yes_no=yes_no, listing=bool(_LIST.search(q)), why=bool(_WHY.search(q)),
                  applies=yes_no and bool(_APPLY_Q.search(_asking(q))), obliged=bool(_OBLIGED_Q.search(_asking(q))),
                  actors=tuple(dict.fromkeys((m["actor"] or _VERB_ACTOR[m["verb"].lower()]).lower()
-                                            for m in _ACTOR_Q.finditer(q))),
+                                            for m in _ACTOR_Q.finditer(" ".join((q, *acts_terms(q)))))),
                  quoted=tuple(_QUOTED.findall(q)),
                  duty=stem(m[1]) if (m := _WHO_DUTY.search(q)) else "", foreign=not in_english(q))
 

@@ -235,5 +235,7 @@ def test_a_duty_question_about_an_operator_prefers_the_duty_that_falls_on_it():
         return score_sentence(text, frozenset(content_terms(text)), q_terms, cues(question), 1, shape=shape)
 
     assert score(on_deployer) > score(on_provider)
+    # the acts' word for what the question says ("the tool we built": its provider) names the operator too
+    assert "provider" in shape_of("The tool we built fails the requirements. What are we required to do?").actors
     # a question about a status, not a duty, gets no such preference
     assert not shape_of("If a client rebrands our AI system, are we still treated as its provider?").obliged
