@@ -76,7 +76,12 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     # data protection notions
     (r"\b(?:tell|inform|notify|warn|contact|alert) (?:the |our |their |all )?(?:affected |impacted )?(?:customers|"
      r"clients|users|people|individuals|persons|patients|employees|members)\b", "communicate to the data subject"),
-    (r"\b(?:data )?(?:leak|leaks|leaked|hack|hacked|hackers?|breach(?:ed)?)\b", "personal data breach"),
+    (r"\b(?:data )?(?:leak|leaks|leaked|hack|hacked|hackers?)\b|(?<!each )(?<!every )(?<!several )(?<!separate )"
+     r"(?<!multiple )(?<!Act )(?<!GDPR )\bbreach(?:ed)?\b(?! of (?:the |its |our |their )?(?:rules?|law|GDPR|AI Act|"
+     r"Regulation|obligations?|provisions?|requirements?)\b)", "personal data breach"),
+    # "a separate fine for each breach", "AI Act breaches", "a breach of the rules": an infringement, no data breach
+    (r"\b(?:(?:each|every|several|separate|multiple|Act|GDPR) breach(?:es)?|breach(?:es)? of (?:the |its |our |their )?"
+     r"(?:rules?|law|GDPR|AI Act|Regulation|obligations?|provisions?|requirements?))\b", "infringement infringes"),
     (r"\b(?:delete|deleted|deleting|remove|wipe|erase) (?:my|our|his|her|their|the|all)?\s*(?:personal )?data\b|"
      r"\bforgotten\b", "erasure"),
     (r"\b(?:correct|fix|update) (?:my|his|her|their|the|wrong|inaccurate) (?:personal )?(?:data|details|records)\b",

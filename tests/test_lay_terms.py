@@ -19,6 +19,11 @@ pytestmark = pytest.mark.unit
     ("Can our DPO be an outside consultant?", "service contract"),
     ("Our notified body is closing down. What happens to our certificate?", "cease its activities"),
     ("Is AI that decides who gets into a university high-risk?", "access or admission"),
+    ("We want to pass part of the work to a subcontractor. Do we need the client's consent?", "another processor"),
+    ("What qualifications does our compliance lead need?", "professional qualities expert knowledge"),
+    ("When must a company appoint a data protection officer?", "designate"),
+    ("How quickly must we report a breach to the authority?", "personal data breach"),
+    ("Can the regulator stack a separate fine for each breach?", "infringement infringes"),
 ])
 def test_a_thing_said_in_the_asker_s_words_gets_the_acts_term(question, term):
     assert term in acts_terms(question)
@@ -30,6 +35,12 @@ def test_nothing_is_added_that_the_question_already_says_or_that_only_looks_alik
     assert "human oversight" not in acts_terms("Which supervisory authority is competent?")
     assert "third country" not in acts_terms("We are based in Europe. Does the GDPR apply?")
     assert "cease its activities" not in acts_terms("Can we roll the windows up?")
+    # a breach of the rules is an infringement, not a personal data breach
+    assert "personal data breach" not in acts_terms("Can the regulator stack a separate fine for each breach?")
+    assert "personal data breach" not in acts_terms("What is the fine for a breach of the AI Act?")
+    # "who decides whether the code suffices" asks about no controller
+    assert acts_terms("Who decides whether that code covers our obligations?") == ()
+    assert "controller determines the purposes and means" in acts_terms("Who decides how the data is used?")
 
 
 def test_the_question_comes_first_and_is_kept_whole():
