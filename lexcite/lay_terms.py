@@ -88,7 +88,9 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
      "rectification"),
     (r"\b(?:a copy of|see|view) (?:my|his|her|their|all) (?:personal )?data\b", "right of access"),
     (r"\b(?:take|move|transfer|port) (?:my|his|her|their) data\b", "data portability"),
-    (r"\b(?:decided|made|taken) by (?:an? )?(?:algorithm|computer|machine|software)\b|\bautomated decisions?\b",
+    (r"\b(?:decided|made|taken) by (?:an? )?(?:algorithm|computer|machine|software)\b|\bautomated decisions?\b|"
+     r"\b(?:decid|reject|approv|refus|deny|denie|turn\w* down|screen|rank|select)\w*(?: [\w'’]+){0,3} automatically\b|"
+     r"\bwithout (?:a |any )?(?:human|person)(?: being)? (?:ever )?(?:looking|involved|checking|reviewing)\b",
      "automated individual decision-making"),
     # AI Act notions
     (r"\b(?:face|facial) (?:matching|recognition|scan\w*)\b|\brecogni[sz]e faces\b", "biometric identification"),

@@ -24,6 +24,8 @@ pytestmark = pytest.mark.unit
     ("When must a company appoint a data protection officer?", "designate"),
     ("How quickly must we report a breach to the authority?", "personal data breach"),
     ("Can the regulator stack a separate fine for each breach?", "infringement infringes"),
+    ("Our app rejects applicants automatically. Is that allowed?", "automated individual decision-making"),
+    ("Can we refuse loans without a human ever looking at the file?", "automated individual decision-making"),
 ])
 def test_a_thing_said_in_the_asker_s_words_gets_the_acts_term(question, term):
     assert term in acts_terms(question)
