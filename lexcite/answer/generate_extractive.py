@@ -102,6 +102,7 @@ _PERMIT = re.compile(r"\b(?:may|is allowed|are allowed|is permitted|are permitte
 _EXCEPT = re.compile(r"\b(?:does not apply|do not apply|shall not apply|shall not affect|unless|except|exception|"
                      r"by way of derogation|derogat\w*|exempt\w*|without prejudice|shall not be considered|"
                      r"shall not qualify)\b", re.I)
+_IN_SCOPE = re.compile(r"^(?:\d+\.\s*)?This (?:Regulation|Directive) (?:applies|shall apply) to\b", re.I)
 _OUT_OF_SCOPE = re.compile(r"^(?:\d+\.\s*)?This (?:Regulation|Directive) (?:does not|shall not) apply\b", re.I)
 _ACTOR = re.compile(r"\b(?:providers?|deployers?|importers?|distributors?|authorised representatives?|operators?|"
                     r"(?:the )?Commission|AI Office|Board|Member States?|(?:national |market surveillance |"
@@ -249,6 +250,9 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
         if shape.applies and _EXCEPT.search(text):
             # the act's own scope exclusion ("This Regulation does not apply to ...") decides most of all
             bonus += 0.3 + (0.2 if _OUT_OF_SCOPE.search(text) else 0.0)
+        elif shape.applies and _POINT_START.match(text) and _IN_SCOPE.search(chapeau):
+            bonus += 0.5  # so does its scope: a point of "This Regulation applies to:" ("(c) providers ... in a third
+            # country, where the output ... is used in the Union")
         elif _PROHIBIT.search(text) or (_POINT_START.match(text) and _PROHIBIT.search(chapeau)):
             bonus += 0.25  # a point of "The following AI practices shall be prohibited:" prohibits
         elif _OBLIGE.search(text) or _PERMIT.search(text) or _EXCEPT.search(text) or _POINT_START.match(text):

@@ -239,3 +239,18 @@ def test_a_duty_question_about_an_operator_prefers_the_duty_that_falls_on_it():
     assert "provider" in shape_of("The tool we built fails the requirements. What are we required to do?").actors
     # a question about a status, not a duty, gets no such preference
     assert not shape_of("If a client rebrands our AI system, are we still treated as its provider?").obliged
+
+
+def test_whether_an_act_applies_is_decided_by_its_scope_as_much_as_by_its_exclusions():
+    question = "Our results are used by clients in the Union. Does the AI Act apply to us?"
+    shape = shape_of(question)
+    q_terms = {t: 1.0 for t in content_terms(question)}
+    point = "(c) providers of AI systems located in a third country, where the output is used in the Union;"
+    plain = "Providers of AI systems located in a third country, where the output is used in the Union."
+
+    def score(text: str, chapeau: str = "") -> float:
+        return score_sentence(text, frozenset(content_terms(text)), q_terms, cues(question), 1, shape=shape,
+                              chapeau=chapeau)
+
+    assert score(point, "This Regulation applies to:") > score(point, "The following information:")
+    assert score(point, "This Regulation applies to:") > score(plain)
