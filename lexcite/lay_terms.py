@@ -46,7 +46,24 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:foreign|non-EU|US|American|Chinese|Indian|UK) "
      r"(?:company|companies|firm|firms|provider|providers|business)\b|"
      r"\b(?:based|established|located) in (?!(?:the )?(?:EU|Europe|Union|Member))(?:the )?(?-i:[A-Z])\w+|"
-     r"\b(?:based|established|located) outside (?:the )?(?:EU|Europe|Union)\b", "third country"),
+     r"\b(?:based|established|located) outside (?:the )?(?:EU|Europe|Union)\b|"
+     r"\b(?:a |one )?(?:country|state) outside (?:the )?(?:EU|EEA|Europe|Union)\b|\bnon-EU (?:country|state)\b",
+     "third country"),
+    (r"\b(?:send|sending|sent|move|moving|moved|export\w*|transfer\w*|host\w*|stor(?:e|es|ed|ing)) (?:[\w'’]+ ){0,3}"
+     r"(?:there|abroad|overseas|to (?:the )?(?:US|USA|United States|India|China|UK)|"
+     r"outside (?:the )?(?:EU|EEA|Union|Europe))\b",
+     "transfer of personal data to a third country"),
+    (r"\badequacy (?:finding|ruling|status|decisions?)\b", "adequacy decision"),
+    (r"\b(?:testing|test|certification|inspection) (?:lab|labs|laborator(?:y|ies)|house|firm|company|centre)\b|"
+     r"\bcertifiers?\b", "conformity assessment body"),
+    (r"\b(?:decide|decides|deciding|determine|determines) (?:[\w'’]+ ){0,6}together\b|"
+     r"\bjointly (?:decide|determine)\w*", "joint controllers"),
+    (r"\b(?:bought|buy|buying|purchased?|acquired?|rented) (?:a |the )?(?:[\w'’-]+ ){0,3}(?:list|database|data(?:set)?|"
+     r"contacts?|leads)\b|\bdata brokers?\b", "not been obtained from the data subject"),
+    (r"\b(?:stop|stops|stopped|halt|freeze|pause) (?:using|processing) (?:that|the|my|our|their|this) "
+     r"(?:data|information|figure|details)\b|\bwhile (?:they|you|we) (?:check|verify|look into)\b",
+     "restriction of processing"),
+    (r"\bemergenc(?:y|ies)\b", "situation of urgency exceptional reasons"),
     (r"\bon (?:a client's|the client's|someone else's|our customers'|their) instructions\b|"
      r"\b(?:for|on behalf of) (?:someone|somebody) else\b|"
      r"\bon behalf of (?:a|the|our|their|its) (?:clients?|customers?)\b",

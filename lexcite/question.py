@@ -40,7 +40,8 @@ _CUES = {
             r"\b(?:by when|from when|until when|since when|and when|what date|which date|dates?\b|deadline|"
             r"apply from|applicable from|applies from|enters? into force|entry into force|start(?:s)? to apply|"
             r"in force|time ?line|timeline|begin(?:s)? to apply|from what (?:date|day|time|year|month)|as of when)\b",
-    "period": r"\b(?:how long|how many (?:days|weeks|months|years|hours)|within how|time limit|period|how soon|"
+    "period": r"\b(?:how long|how much time|the (?:longest|shortest)|how many (?:days|weeks|months|years|hours)|"
+              r"within how|time limit|period|how soon|"
               r"how quickly|how fast|deadline|notify|notification|report(?:ing)? (?:within|deadline))\b",
     "amount": r"\b(?:how much|fines?|penalt(?:y|ies)|amount|sanctions?|eur|euros?)\b|€",
     "percent": r"\b(?:percent|per cent|percentage|share of|turnover)\b|%",
@@ -198,6 +199,7 @@ def value_secondary(question: str) -> bool:
 _ASKS_VALUE = re.compile(
     r"(?:^|[.?!:;—–]\s+|,\s*)(?:(?:and|but|so)\s+)?"
     r"(?:how (?:much|long|many|soon|quickly|fast|often|high|big|large|old)|"
+    r"(?:what|which)(?:'s| is) the (?:longest|shortest)|"
     rf"(?:by|since|until|from) when|{_WHEN_DATE}|within how|up to how|from what (?:age|date|day|year)|"
     r"(?:what|which)(?:'s| is| are| was| were)? (?:the )?(?:\w+ ){0,2}(?:date|deadline|period|time limit|amount|fine|"
     r"fines|penalty|penalties|ceiling|cap|threshold|percentage|rate|age|number|sum|fee|fees|salary)\b)", re.I)

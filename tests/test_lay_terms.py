@@ -26,6 +26,15 @@ pytestmark = pytest.mark.unit
     ("Can the regulator stack a separate fine for each breach?", "infringement infringes"),
     ("Our app rejects applicants automatically. Is that allowed?", "automated individual decision-making"),
     ("Can we refuse loans without a human ever looking at the file?", "automated individual decision-making"),
+    ("We run a testing lab in a country outside the EU. Can we certify AI systems?", "third country"),
+    ("We run a testing lab in a country outside the EU. Can we certify AI systems?", "conformity assessment body"),
+    ("Can we send customer data to the US without a permit?", "transfer of personal data to a third country"),
+    ("No adequacy finding covers the vendor. What now?", "adequacy decision"),
+    ("We and a partner decide together which data to collect. Do we need a contract?", "joint controllers"),
+    ("We bought a list of contacts from a data broker. Must we tell them?", "not been obtained from the data subject"),
+    ("While they check the figure, can I make them stop using that data?", "restriction of processing"),
+    ("In a public-health emergency, can a hospital use the system before certification?",
+     "situation of urgency exceptional reasons"),
 ])
 def test_a_thing_said_in_the_asker_s_words_gets_the_acts_term(question, term):
     assert term in acts_terms(question)

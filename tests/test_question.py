@@ -24,6 +24,12 @@ def test_how_many_days_asks_for_a_period_not_a_date():
     assert cues("How many days does a provider have?").names() == ("period",)
 
 
+def test_the_longest_time_allowed_asks_for_a_period():
+    from lexcite.question import asks_for_value
+    q = "They told us to fix it. What's the longest they can give us to do that?"
+    assert cues(q).period and asks_for_value(q)
+
+
 def test_a_definition_question_is_recognised():
     assert cues("What does 'provider' mean?").definition
     assert cues("Explain what profiling means under the GDPR").definition

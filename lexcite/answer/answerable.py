@@ -62,6 +62,12 @@ week weeks month months year years hour hours euro euros eur apply applies appli
 """.split())
 # A capitalised word that does not start the sentence, or a name with a digit ("GPT-4", "Llama-3").
 _NAME = re.compile(r"(?<![.?!:]\s)(?<!^)(?<![‘'\"“])\b([A-Z][\w’'-]*[\w]|[A-Za-z]+-?\d[\w.-]*)")
+# The official languages of the Union: a question naming one asks about language, which the acts rule on by kind
+# ("a language which can be easily understood by the authority"), never by name.
+_LANGUAGES = frozenset("""
+bulgarian croatian czech danish dutch english estonian finnish french german greek hungarian irish italian latvian
+lithuanian maltese polish portuguese romanian slovak slovenian spanish swedish
+""".split())
 _POSSESSIVE = re.compile(r"['’]s$")
 # A date in the question ("In May 2025", "As of New Year 2025") says when, not what: its words are no names.
 _CALENDAR = frozenset([*MONTH_NAMES, "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
@@ -109,7 +115,8 @@ def _absent_names(question: str, texts: Sequence[str], known: Iterable[str]) -> 
     words = [w for w in re.findall(r"[A-Za-z][\w-]*", " ".join(texts)) if w.lower() not in ("and", "of", "the")]
     known = {k.lower() for k in known}
     out = []
-    for m in _NAME.finditer(without_references(_asking_sentence(question))):
+    asking = without_references(_asking_sentence(question))
+    for m in _NAME.finditer(asking):
         name = _POSSESSIVE.sub("", m.group(1))
         low = name.lower()
         if low in known or low in _CALENDAR or re.search(rf"\b{re.escape(low)}\b", haystack):
@@ -118,6 +125,8 @@ def _absent_names(question: str, texts: Sequence[str], known: Iterable[str]) -> 
             continue  # "AI-made", "EU-wide": a compound of words, not a name ("GPT-4" is one)
         if name.isupper() and 2 <= len(name) <= 5 and _initials(words, name):
             continue
+        if low in _LANGUAGES and re.search(r"\b(?:in|into)\s+$", asking[:m.start()]) and "language" in haystack:
+            continue  # "can we reply in English?" is answered by the language the provision requires
         out.append(name)
     return list(dict.fromkeys(out))
 

@@ -101,6 +101,11 @@ class TestOnRealUnits:
         # a word people use for what the acts call an undertaking or an enterprise is never decisive
         assert check("Which companies must follow these rules?", evidence, ACTS).answerable
 
+    def test_a_language_asked_for_is_answered_by_the_language_a_provision_requires(self, units):
+        evidence = units.evidence("art_21.par_1")  # "in a language which can be easily understood by the authority"
+        assert check("What must we hand over, and can we reply in English?", evidence, ACTS).answerable
+        assert not check("Must we hand it to the English regulator?", evidence, ACTS).answerable
+
     def test_a_which_inside_a_yes_no_question_names_no_thing_asked_for(self, units):
         evidence = units.evidence("art_5.par_1.pnt_a", "art_6.par_2")
         q = "Apart from the tool, is there a fixed list we must use to describe which AI systems the lab may test?"
