@@ -254,3 +254,21 @@ def test_whether_an_act_applies_is_decided_by_its_scope_as_much_as_by_its_exclus
 
     assert score(point, "This Regulation applies to:") > score(point, "The following information:")
     assert score(point, "This Regulation applies to:") > score(plain)
+
+
+def test_the_longest_time_allowed_is_a_period_set_in_numbers_before_a_standard_of_time():
+    question = "The authority told us to withdraw the system. What's the longest period it can give us?"
+    shape = shape_of(question)
+    assert shape.bound
+    q_terms = {t: 1.0 for t in content_terms(question)}
+    numbers = "The authority shall require the operator to withdraw the system within 15 working days."
+    standard = "The authority shall require the operator to withdraw the system without undue delay."
+
+    def score(text: str, s=shape) -> float:
+        return score_sentence(text, frozenset(content_terms(text)), q_terms, cues(question), 1, shape=s)
+
+    assert score(numbers) > score(standard)
+    # "how quickly?" is answered by the standard as well as by a period
+    quickly = shape_of("How quickly must the operator withdraw the system?")
+    assert score(standard, quickly) == score(standard.replace("without undue delay", "within 15 working days"),
+                                             quickly)
