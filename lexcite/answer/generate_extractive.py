@@ -466,7 +466,7 @@ class ExtractiveGenerator:
                 continue
             c, shape = cues(part), shape_of(part)
             score_of = {id(x): score_sentence(x.text, x.terms, terms, c, x.rank, q_refs, shape, x.recital,
-                                              on_named(x.act, x.unit), x.chapeau) for x in candidates}
+                                              on_named(x.act, x.unit), x.chapeau, x.heading) for x in candidates}
             best = max(candidates, key=lambda x: (score_of[id(x)], -x.rank, -x.index))
             score = score_of[id(best)]
             if score <= 0 or any(score_of.get(id(x), 0.0) >= score for x in chosen):  # quoted: answered already
