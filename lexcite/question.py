@@ -39,7 +39,9 @@ _CUES = {
             r"\b(?:apply|start|begin|enter|take effect)|"
             r"\b(?:by when|from when|until when|since when|and when|what date|which date|dates?\b|deadline|"
             r"apply from|applicable from|applies from|enters? into force|entry into force|start(?:s)? to apply|"
-            r"in force|time ?line|timeline|begin(?:s)? to apply|from what (?:date|day|time|year|month)|as of when)\b",
+            r"in force|time ?line|timeline|begin(?:s)? to apply|from what (?:date|day|time|year|month)|as of when)\b|"
+            # Italian, as the acts are asked in it too: "Da quando valgono ...?", "Entro quando ...?"
+            r"\b(?:da|entro|fino a|a partire da) quando\b|\bda che data\b",
     "period": r"\b(?:how long|how much time|the (?:longest|shortest)|how many (?:days|weeks|months|years|hours)|"
               r"within how|time limit|period|how soon|"
               r"how quickly|how fast|deadline|notify|notification|report(?:ing)? (?:within|deadline))\b",

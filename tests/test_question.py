@@ -24,6 +24,11 @@ def test_how_many_days_asks_for_a_period_not_a_date():
     assert cues("How many days does a provider have?").names() == ("period",)
 
 
+def test_an_italian_since_when_asks_for_a_date():
+    assert cues("Da quando valgono gli obblighi per chi fornisce modelli di IA?").date
+    assert not cues("Quali obblighi valgono per chi fornisce modelli di IA?").date
+
+
 def test_the_longest_time_allowed_asks_for_a_period():
     from lexcite.question import asks_for_value
     q = "They told us to fix it. What's the longest they can give us to do that?"
