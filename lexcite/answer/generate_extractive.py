@@ -413,7 +413,13 @@ class ExtractiveGenerator:
         if best_score <= 0 or (not named_best and (len(shared) < need or coverage < self.min_coverage)):
             if not shape.foreign:
                 return Draft("", refused=True, reason=_NO_ANSWER, model=MODEL, params=params)
-            best_score, best = 1.0, min(candidates, key=lambda cand: (cand.rank, cand.index))
+            # words say nothing across languages, but what is asked does: "Da quando ...?" wants the best-ranked
+            # sentence that sets a date
+            asked = cues(question)  # as read, whatever `asks_for_value` (English only) made of it
+            stating = [x for x in candidates
+                       if asked.value_kinds() & {v.kind for v in read_values(_CITATION.sub(" ", x.text))}]
+            best_score, best = 1.0, min(stating or candidates, key=lambda cand: (
+                not (asked.date and _APPLY.search(cand.text)), cand.rank, cand.index))  # "shall apply from", first
             params["fallback"] = "top-ranked unit (question not in English)"
         by_sid: dict[str, list[_Candidate]] = {}
         for cand in candidates:

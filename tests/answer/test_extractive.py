@@ -272,3 +272,12 @@ def test_the_longest_time_allowed_is_a_period_set_in_numbers_before_a_standard_o
     quickly = shape_of("How quickly must the operator withdraw the system?")
     assert score(standard, quickly) == score(standard.replace("without undue delay", "within 15 working days"),
                                              quickly)
+
+
+def test_a_date_question_in_another_language_gets_the_sentence_that_sets_the_date(units):
+    # no word of an Italian question is in the English text: the top-ranked unit would be quoted, but the question
+    # asks since when, and the best-ranked sentence that says from when something applies answers it
+    draft, quoted = answer(units, "Da quando valgono gli obblighi per i modelli di IA per finalità generali?",
+                           "art_53.par_1.pnt_a", "art_113")
+    assert quoted[0][1] == "art_113" and "apply from 2 August" in draft.text
+    assert draft.params["fallback"]
