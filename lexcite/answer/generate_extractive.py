@@ -436,7 +436,9 @@ class ExtractiveGenerator:
             if not (set(q_terms) & cand.terms) - covered or cand in chosen:
                 continue
             if cand.sid in seen:  # another sentence of a unit quoted in part, that answers more of the question
-                if sum(len(x.text) for x in (*chosen, cand)) <= self.max_chars:
+                # (none of the best sentence's unit when a list was quoted instead of it)
+                quoted = any(x.sid == cand.sid for x in chosen)
+                if quoted and sum(len(x.text) for x in (*chosen, cand)) <= self.max_chars:
                     chosen = _in_order(chosen, cand)
                     covered |= cand.terms
                 continue

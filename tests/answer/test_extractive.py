@@ -281,3 +281,21 @@ def test_a_date_question_in_another_language_gets_the_sentence_that_sets_the_dat
                            "art_53.par_1.pnt_a", "art_113")
     assert quoted[0][1] == "art_113" and "apply from 2 August" in draft.text
     assert draft.params["fallback"]
+
+
+def test_a_list_quoted_instead_of_the_best_sentence_takes_no_further_sentence_of_its_unit():
+    from lexcite.contract import CitationRef, Evidence
+
+    def ev(sid: str, unit: str, text: str) -> Evidence:
+        return Evidence(sid, CitationRef("32024R1689", "2024-07-12", unit), f"Article {unit}", text, "current", True,
+                        "")
+
+    # the best single sentence is S1's first, but the list of S2 and S3 answers better; S1's second sentence
+    # scores nearly as well and adds a word, yet joins no quote of S1, since S1 is not quoted
+    evidence = [ev("S1", "art_10.par_2", "Records on training are kept. Such records name their sources."),
+                ev("S2", "art_11.par_1.pnt_a", "(a) the categories of training;"),
+                ev("S3", "art_11.par_1.pnt_b", "(b) the categories of validation;")]
+    draft = ExtractiveGenerator().generate("Which categories of records on training and validation are kept, and "
+                                           "from what sources?", evidence)
+    assert draft.params.get("list") == "art_11.par_1"
+    assert [tuple(s.sids) for s in parse_draft(draft.text)][:2] == [("S2",), ("S3",)]
