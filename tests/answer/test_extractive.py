@@ -209,32 +209,27 @@ def test_the_numbers_of_an_act_s_citation_count_nothing():
         score_sentence(plain, frozenset(content_terms(plain)), q_terms, cues(question), 1)
 
 
+def _score(question: str, text: str, shape=None, chapeau: str = "") -> float:
+    """One sentence's score for `question`, every question word weighing 1, read with the question's shape."""
+    return score_sentence(text, frozenset(content_terms(text)), {t: 1.0 for t in content_terms(question)},
+                          cues(question), 1, shape=shape or shape_of(question), chapeau=chapeau)
+
+
 def test_a_question_about_a_duty_prefers_the_sentence_that_obliges():
     question = "When is a company obliged to have a data protection officer?"
-    shape = shape_of(question)
-    assert shape.obliged and not shape_of("When may a company have a data protection officer?").obliged
-    q_terms = {t: 1.0 for t in content_terms(question)}
+    assert shape_of(question).obliged and not shape_of("When may a company have a data protection officer?").obliged
     obliges = "The controller shall designate a data protection officer where its core activities so require."
     permits = "A group of undertakings may have a single data protection officer where it is easily accessible."
-
-    def score(text: str) -> float:
-        return score_sentence(text, frozenset(content_terms(text)), q_terms, cues(question), 1, shape=shape)
-
-    assert score(obliges) > score(permits)
+    assert _score(question, obliges) > _score(question, permits)
 
 
 def test_a_duty_question_about_an_operator_prefers_the_duty_that_falls_on_it():
     question = "Does a company that deploys a high-risk AI system have to put a person in charge of it?"
     shape = shape_of(question)
     assert shape.actors == ("deployer",) and shape.obliged
-    q_terms = {t: 1.0 for t in content_terms(question)}
     on_deployer = "Deployers shall assign a person to the high-risk AI system."
     on_provider = "The high-risk AI system shall be provided to the deployer with a person in mind."
-
-    def score(text: str) -> float:
-        return score_sentence(text, frozenset(content_terms(text)), q_terms, cues(question), 1, shape=shape)
-
-    assert score(on_deployer) > score(on_provider)
+    assert _score(question, on_deployer) > _score(question, on_provider)
     # the acts' word for what the question says ("the tool we built": its provider) names the operator too
     assert "provider" in shape_of("The tool we built fails the requirements. What are we required to do?").actors
     # a question about a status, not a duty, gets no such preference
@@ -243,35 +238,22 @@ def test_a_duty_question_about_an_operator_prefers_the_duty_that_falls_on_it():
 
 def test_whether_an_act_applies_is_decided_by_its_scope_as_much_as_by_its_exclusions():
     question = "Our results are used by clients in the Union. Does the AI Act apply to us?"
-    shape = shape_of(question)
-    q_terms = {t: 1.0 for t in content_terms(question)}
     point = "(c) providers of AI systems located in a third country, where the output is used in the Union;"
     plain = "Providers of AI systems located in a third country, where the output is used in the Union."
-
-    def score(text: str, chapeau: str = "") -> float:
-        return score_sentence(text, frozenset(content_terms(text)), q_terms, cues(question), 1, shape=shape,
-                              chapeau=chapeau)
-
-    assert score(point, "This Regulation applies to:") > score(point, "The following information:")
-    assert score(point, "This Regulation applies to:") > score(plain)
+    in_scope = _score(question, point, chapeau="This Regulation applies to:")
+    assert in_scope > _score(question, point, chapeau="The following information:")
+    assert in_scope > _score(question, plain)
 
 
 def test_the_longest_time_allowed_is_a_period_set_in_numbers_before_a_standard_of_time():
     question = "The authority told us to withdraw the system. What's the longest period it can give us?"
-    shape = shape_of(question)
-    assert shape.bound
-    q_terms = {t: 1.0 for t in content_terms(question)}
+    assert shape_of(question).bound
     numbers = "The authority shall require the operator to withdraw the system within 15 working days."
     standard = "The authority shall require the operator to withdraw the system without undue delay."
-
-    def score(text: str, s=shape) -> float:
-        return score_sentence(text, frozenset(content_terms(text)), q_terms, cues(question), 1, shape=s)
-
-    assert score(numbers) > score(standard)
+    assert _score(question, numbers) > _score(question, standard)
     # "how quickly?" is answered by the standard as well as by a period
     quickly = shape_of("How quickly must the operator withdraw the system?")
-    assert score(standard, quickly) == score(standard.replace("without undue delay", "within 15 working days"),
-                                             quickly)
+    assert _score(question, standard, quickly) == _score(question, numbers, quickly)
 
 
 def test_a_date_question_in_another_language_gets_the_sentence_that_sets_the_date(units):
