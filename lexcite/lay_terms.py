@@ -27,6 +27,11 @@ from lexcite.question import content_terms
 
 __all__ = ["expand_query", "acts_terms", "LAY_TERMS", "abbreviations", "written_out"]
 
+# A breach of these is an infringement; so is "each breach", "AI Act breaches": no personal data breach.
+_THE_RULES = r"(?:the |its |our |their )?(?:rules?|law|GDPR|AI Act|Regulation|obligations?|provisions?|requirements?)"
+_MANY = "each|every|several|separate|multiple|Act|GDPR"
+_NOT_AFTER_MANY = "".join(f"(?<!{w} )" for w in _MANY.split("|"))  # look-behinds must be of fixed width, one each
+
 # (what people say, as a regex; the term the acts use)
 LAY_TERMS: tuple[tuple[str, str], ...] = (
     # who
@@ -93,12 +98,10 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     # data protection notions
     (r"\b(?:tell|inform|notify|warn|contact|alert) (?:the |our |their |all )?(?:affected |impacted )?(?:customers|"
      r"clients|users|people|individuals|persons|patients|employees|members)\b", "communicate to the data subject"),
-    (r"\b(?:data )?(?:leak|leaks|leaked|hack|hacked|hackers?)\b|(?<!each )(?<!every )(?<!several )(?<!separate )"
-     r"(?<!multiple )(?<!Act )(?<!GDPR )\bbreach(?:ed)?\b(?! of (?:the |its |our |their )?(?:rules?|law|GDPR|AI Act|"
-     r"Regulation|obligations?|provisions?|requirements?)\b)", "personal data breach"),
+    (r"\b(?:data )?(?:leak|leaks|leaked|hack|hacked|hackers?)\b|"
+     rf"{_NOT_AFTER_MANY}\bbreach(?:ed)?\b(?! of {_THE_RULES}\b)", "personal data breach"),
     # "a separate fine for each breach", "AI Act breaches", "a breach of the rules": an infringement, no data breach
-    (r"\b(?:(?:each|every|several|separate|multiple|Act|GDPR) breach(?:es)?|breach(?:es)? of (?:the |its |our |their )?"
-     r"(?:rules?|law|GDPR|AI Act|Regulation|obligations?|provisions?|requirements?))\b", "infringement infringes"),
+    (rf"\b(?:(?:{_MANY}) breach(?:es)?|breach(?:es)? of {_THE_RULES})\b", "infringement infringes"),
     (r"\b(?:delete|deleted|deleting|remove|wipe|erase) (?:my|our|his|her|their|the|all)?\s*(?:personal )?data\b|"
      r"\bforgotten\b", "erasure"),
     (r"\b(?:correct|fix|update) (?:my|his|her|their|the|wrong|inaccurate) (?:personal )?(?:data|details|records)\b",

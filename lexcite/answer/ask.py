@@ -255,8 +255,9 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
             catalog, question, (), evidence, perimeter, outside).gives(wanted)):
         raise _Refused(_sentence(verdict.reason), [verdict.rule], evidence)
     facts = catalog.facts(refs=[e.ref for e in evidence], language=perimeter.language)
+    relations = Relations.from_catalog(catalog)  # read once: the generator's evidence and the conflicts use it
     t = time.perf_counter()
-    draft = gen.generate(question, _of_acts(evidence, named, Relations.from_catalog(catalog)))
+    draft = gen.generate(question, _of_acts(evidence, named, relations))
     timings["generate"] = time.perf_counter() - t
     rec.prompt, rec.raw_output = draft.prompt, draft.text
     rec.params.update(draft.params)
@@ -295,8 +296,7 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
     answer_kinds = {v.kind for s in sentences for v in read_values(s.text) if v.kind in CHECKED_KINDS}
     # Only units inside the perimeter may be shown as the other side of a disagreement (invariant 1).
     admissible = [e for e in evidence if outside(e.ref) is None]
-    conflicts, shown = find_conflicts(question, admissible, facts, answer_kinds, Relations.from_catalog(catalog),
-                                      perimeter.effective_date())
+    conflicts, shown = find_conflicts(question, admissible, facts, answer_kinds, relations, perimeter.effective_date())
     if conflicts:
         by_ref = {e.ref: e for e in evidence}
         for s in shown:

@@ -157,15 +157,16 @@ class Shape:
 def _asking(question: str) -> str:
     """The sentences that ask (those ending in '?'), else the whole question: "Both laws apply to us. Will the
     Commission ...?" asks nothing about whether they apply."""
-    asking = [s for s in re.split(r"(?<=[.?!])\s+(?=[A-Z‘'\"“])", question) if s.endswith("?")]
+    asking = [s for s in split_sentences(question) if s.rstrip().endswith("?")]
     return " ".join(asking) or question
 
 
 def shape_of(question: str) -> Shape:
     q = " ".join(question.split())
+    asking = _asking(q)
     yes_no = bool(_YES_NO.search(q)) or any(_YES_NO.search(s.strip()) for s in re.split(r"[.,;:]\s+", q)[1:])
     return Shape(yes_no=yes_no, listing=bool(_LIST.search(q)), why=bool(_WHY.search(q)),
-                 applies=yes_no and bool(_APPLY_Q.search(_asking(q))), obliged=bool(_OBLIGED_Q.search(_asking(q))),
+                 applies=yes_no and bool(_APPLY_Q.search(asking)), obliged=bool(_OBLIGED_Q.search(asking)),
                  bound=bool(_BOUND.search(q)),
                  actors=tuple(dict.fromkeys((m["actor"] or _VERB_ACTOR[m["verb"].lower()]).lower()
                                             for m in _ACTOR_Q.finditer(" ".join((q, *acts_terms(q)))))),
@@ -262,8 +263,8 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
         elif _OBLIGE.search(text) or _PERMIT.search(text) or _EXCEPT.search(text) or _POINT_START.match(text):
             bonus += 0.15  # a point of a list is operative: its article's opening words oblige or prohibit
     # "When is a company obliged to designate ...?": the sentence that obliges, not one that permits
-    obliges = _OBLIGE.search(text) or (_POINT_START.match(text) and _OBLIGE.search(chapeau))
-    if shape.obliged and not asks_value and obliges:
+    if shape.obliged and not asks_value and (
+            _OBLIGE.search(text) or (_POINT_START.match(text) and _OBLIGE.search(chapeau))):
         bonus += OBLIGED
     # "Does a company that deploys ... have to ...?": "Deployers shall ...", not a duty of the provider
     if shape.obliged and shape.actors and (bearer := _BEARER.search(text)) and bearer["actor"].lower() in shape.actors:
@@ -420,7 +421,8 @@ class ExtractiveGenerator:
                        if asked.value_kinds() & {v.kind for v in read_values(_CITATION.sub(" ", x.text))}]
             best_score, best = 1.0, min(stating or candidates, key=lambda cand: (
                 not (asked.date and _APPLY.search(cand.text)), cand.rank, cand.index))  # "shall apply from", first
-            params["fallback"] = "top-ranked unit (question not in English)"
+            params["fallback"] = ("best-ranked unit stating the value asked" if stating else "top-ranked unit") + \
+                " (question not in English)"
         by_sid: dict[str, list[_Candidate]] = {}
         for cand in candidates:
             by_sid.setdefault(cand.sid, []).append(cand)
