@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from lexcite.cli._app import app, err, out, progress, settings
+from lexcite.cli._app import EXIT_ERROR, app, err, out, progress, settings
 from lexcite.cli._options import KOpt
 from lexcite.errors import ConfigError
 from lexcite.eval.golden import SPLITS
@@ -63,6 +63,12 @@ def eval_(
         _render(result.to_json(), result.latency, k)
     if report is not None:
         err.print(f"report: {report / 'report.md'}")
+    errors = result.summary.get("errors") or []
+    if errors:
+        where = "their rows in the report keep the error" if report else "rerun with --report to see each error"
+        err.print(f"error: {len(errors)} question(s) raised while answering ({', '.join(errors)}); counted as "
+                  f"wrong answers; {where}")
+        raise typer.Exit(EXIT_ERROR)
 
 
 def _render(s: dict[str, Any], latency: dict[str, dict[str, Any]], k: int) -> None:

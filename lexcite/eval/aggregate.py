@@ -16,7 +16,7 @@ import numpy as np
 from lexcite.eval.metrics import mean
 
 __all__ = ["FULL", "RETRIEVAL_KEYS", "ANSWER_KEYS", "summarise", "block", "answer_block",
-           "retrieval_block", "ceiling_block", "by_split", "hit_curve", "percentiles"]
+           "retrieval_block", "ceiling_block", "errored", "by_split", "hit_curve", "percentiles"]
 
 FULL = "full"
 RETRIEVAL_KEYS = ("hit@k", "recall@k", "mrr", "ndcg@k")
@@ -98,7 +98,14 @@ def summarise(rows: Sequence[dict[str, Any]], stages: Sequence[str], with_answer
     out["by_category"] = {c: block(g, with_answers) for c, g in _groups(rows, "category").items()}
     out["by_post_cutoff"] = {c: block(g, with_answers) for c, g in _groups(rows, "post_cutoff").items()}
     out["ablation"] = {s: retrieval_block(rows, s) for s in stages}
+    if with_answers:
+        out["errors"] = errored(rows)
     return out
+
+
+def errored(rows: Iterable[dict[str, Any]]) -> list[str]:
+    """The ids of the questions whose answer raised (the row keeps the error)."""
+    return [r["id"] for r in rows if (r.get("answer") or {}).get("error")]
 
 
 def by_split(rows: Sequence[dict[str, Any]], with_answers: bool) -> dict[str, Any]:

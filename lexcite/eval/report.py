@@ -180,6 +180,10 @@ def _markdown(r: EvalResult) -> str:
         lines.append(f"- embedder: {meta['embedder']}, reranker: {meta.get('reranker') or 'none'}")
     if meta.get("generator"):
         lines.append(f"- generator: {meta['generator']}")
+    if s.get("errors"):
+        errors = {row["id"]: row["answer"]["error"] for row in r.rows if row.get("answer", {}).get("error")}
+        lines.append(f"- **{len(errors)} question(s) raised while answering**, counted as wrong answers: "
+                     + "; ".join(f"{qid} ({e})" for qid, e in errors.items()))
     lines += ["", "## Overall", ""]
     keys = [*RETRIEVAL_KEYS, "ceiling", "abstain_correct", "abstain_wrong", *(ANSWER_KEYS if answers else ())]
     lines += _table(["metric", "value"], [[key, s.get(key)] for key in keys])

@@ -15,6 +15,12 @@ searcher can regroup (`Searcher.evidence`). Abstention is
 Calibration is never done here: `evaluate` uses whatever threshold the
 searcher holds. `lexcite.eval.golden_run.run_golden(calibrate=True)`
 recalibrates on the dev split first, and only when asked.
+
+A question whose answer raises something other than a LexciteError (a bug on
+that question's path) does not end the run: its row keeps the error, its
+answer counts as given and wrong (nothing stated, nothing refused), and the
+summary lists it under `errors`, so one bad question costs one row, not the
+run, and still cannot pass unseen.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from lexcite.contract import Answer, CitationRef, Perimeter, Retriever, SearchResult
-from lexcite.errors import ConfigError
+from lexcite.errors import ConfigError, LexciteError
 from lexcite.eval import answers as am
 from lexcite.eval import metrics as m
 from lexcite.eval.aggregate import FULL, answer_block, by_split, percentiles, summarise
@@ -38,6 +44,7 @@ __all__ = ["EvalResult", "evaluate", "perimeter_for", "DEPTH", "SUMMARY_FILE", "
 
 DEPTH = 20  # ranks kept per stage: hit@1..20 for the report's curve, and MRR@10
 SUMMARY_FILE = "summary.json"
+ERRORED = "error"  # the generator name of an answer that raised
 ROWS_FILE = "questions.jsonl"
 BM25 = "bm25"  # the ablation stage the retrieval-only baseline reads
 
@@ -227,14 +234,28 @@ def _answers(q: GoldenQuestion, p: Perimeter, k: int, searcher: Any, results: di
              support: am.SupportCheck, outside: Outside | None, records: am.SupportCheck | None,
              no_rag: Callable[[str], str] | None, waits: dict[str, list[float]]) -> dict[str, Any]:
     """The system's answer and the baselines' for one question, measured alike."""
-    a, seconds = _timed(lambda: ask(q.question, p, k=k, searcher=searcher, trace=False), waits.setdefault("answer", []))
+    error = None
+
+    def answer() -> Answer:
+        nonlocal error
+        try:
+            return ask(q.question, p, k=k, searcher=searcher, trace=False)
+        except LexciteError:
+            raise  # a setting or an index out of step: every question would fail alike
+        except Exception as e:  # noqa: BLE001 - a bug on this question's path; the row says which
+            error = f"{type(e).__name__}: {e}"
+            return Answer(question=q.question, perimeter=p, generator=ERRORED)
+
+    a, seconds = _timed(answer, waits.setdefault("answer", []))
     baselines = {}
     if BM25 in results:
         baselines["retrieval_only"] = _answer_row(retrieval_only(q.question, results[BM25]), q, p, support, outside)
     if no_rag is not None:
         baselines["no_rag"] = _answer_row(no_rag_answer(q.question, p, no_rag), q, p, support, outside)
-    return {"answer": {**_answer_row(a, q, p, support, outside, records), "ms": round(seconds * 1000, 2)},
-            "baselines": baselines}
+    row = {**_answer_row(a, q, p, support, outside, records), "ms": round(seconds * 1000, 2)}
+    if error is not None:
+        row["error"] = error
+    return {"answer": row, "baselines": baselines}
 
 
 def _result(rows: list[dict[str, Any]], stages: list[str], k: int, with_answers: bool,

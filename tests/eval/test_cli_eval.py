@@ -22,7 +22,7 @@ ACT = "32024R2977"  # the small implementing regulation of the shared corpus (6 
 JSON_KEYS = {"n", "hit@k", "recall@k", "mrr", "ndcg@k", "abstain_correct", "abstain_wrong", "by_category",
              "by_post_cutoff", "ablation", "key_facts", "citation_valid", "citation_support", "refusal_rate",
              "abstain_precision", "abstain_recall", "conflict_both_shown", "superseded_cited", "ref_exact",
-             "ref_loose", "ceiling", "ceiling_by_budget"}
+             "ref_loose", "ceiling", "ceiling_by_budget", "errors"}
 
 
 def q(qid, question, split, expected=(), anchors=(), key_facts=(), behavior="answer", category="wallet"):

@@ -44,7 +44,8 @@ ABLATION = {"bm25": "bm25", "full": "full"}
 JSON_KEYS = {"n", "hit@k", "recall@k", "mrr", "ndcg@k", "abstain_correct", "abstain_wrong", "ceiling",
              "ceiling_by_budget", "by_category",
              "by_post_cutoff", "ablation", "key_facts", "citation_valid", "citation_support", "refusal_rate",
-             "abstain_precision", "abstain_recall", "conflict_both_shown", "superseded_cited", "ref_exact", "ref_loose"}
+             "abstain_precision", "abstain_recall", "conflict_both_shown", "superseded_cited", "ref_exact", "ref_loose",
+             "errors"}
 
 
 @pytest.fixture
@@ -151,3 +152,48 @@ def test_result_files_round_trip(result, tmp_path):
     result.write(tmp_path / "out")
     back = EvalResult.read(tmp_path / "out")
     assert back.summary == result.summary and back.rows == result.rows
+
+
+def test_a_question_whose_answer_raises_costs_its_row_not_the_run(golden_file, stub_searcher, ask_fn, support_fn):
+    first = load_golden(golden_file)[0].question
+
+    def ask(question, perimeter, **kw):
+        if question == first:
+            raise IndexError("list index out of range")
+        return ask_fn(question, perimeter, **kw)
+
+    r = evaluate(load_golden(golden_file), stub_searcher, k=3, ablation=ABLATION, ask=ask, support=support_fn)
+    rows = {row["id"]: row for row in r.rows}
+    assert rows["q1"]["answer"]["error"] == "IndexError: list index out of range"
+    assert "error" not in rows["q2"]["answer"] and len(r.rows) == 3
+    assert r.summary["errors"] == ["q1"]
+    # counted as given and wrong: q1's half key fact is gone, and it is not a refusal
+    assert r.summary["key_facts"] == 0.0 and r.summary["refusal_rate"] == pytest.approx(2 / 3)
+
+
+def test_a_lexcite_error_while_answering_still_ends_the_run(golden_file, stub_searcher, support_fn):
+    from lexcite.errors import IndexMismatch
+
+    def ask(question, perimeter, **kw):
+        raise IndexMismatch("the index was built from another catalog state")
+
+    with pytest.raises(IndexMismatch):
+        evaluate(load_golden(golden_file), stub_searcher, k=3, ablation=ABLATION, ask=ask, support=support_fn)
+
+
+
+def test_the_report_names_the_questions_that_raised(golden_file, stub_searcher, ask_fn, support_fn, tmp_path):
+    from lexcite.eval.report import write_report
+
+    first = load_golden(golden_file)[0].question
+
+    def ask(question, perimeter, **kw):
+        if question == first:
+            raise KeyError("art_99")
+        return ask_fn(question, perimeter, **kw)
+
+    evaluate(load_golden(golden_file), stub_searcher, k=3, ablation=ABLATION, ask=ask,
+             support=support_fn).write(tmp_path / "out")
+    write_report(tmp_path / "out")
+    assert "1 question(s) raised while answering**, counted as wrong answers: q1 (KeyError: 'art_99')" in (
+        tmp_path / "out" / "report.md").read_text(encoding="utf-8")
