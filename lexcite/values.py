@@ -42,6 +42,7 @@ __all__ = [
     "act_label",
     "resolve_relative",
     "states_time_standard",
+    "states_no_charge",
     "counts",
 ]
 
@@ -53,6 +54,15 @@ _TIME_STANDARD = re.compile(r"\b(?:without undue delay|without delay|immediately
 def states_time_standard(text: str) -> bool:
     """True when `text` sets a time by a standard ("without undue delay", "immediately") rather than a period."""
     return bool(_TIME_STANDARD.search(text))
+
+
+# The law's answer to "how much is the fee?" where nothing is to be paid: no amount, and no value to bind
+_NO_CHARGE = re.compile(r"\b(?:free of charge|without charge|at no cost|no fee shall be charged)\b", re.I)
+
+
+def states_no_charge(text: str) -> bool:
+    """True when `text` says something is given free of charge: the answer to "how much is the fee?"."""
+    return bool(_NO_CHARGE.search(text))
 
 
 # Kinds of value, in the order they are looked for (an earlier kind claims its span).

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from lexcite.values import act_label, act_numbers, counts, read_values, resolve_relative, states_time_standard
+from lexcite.values import (
+    act_label,
+    act_numbers,
+    counts,
+    read_values,
+    resolve_relative,
+    states_no_charge,
+    states_time_standard,
+)
 
 pytestmark = pytest.mark.unit
 
@@ -66,6 +74,12 @@ def test_a_standard_of_time_is_no_value_but_answers_how_quickly():
     assert states_time_standard("shall immediately inform the distributors")
     assert not states_time_standard("within 72 hours of becoming aware of it")
     assert not [v for v in read_values("without undue delay") if v.kind == "period"]
+
+
+def test_a_service_free_of_charge_states_no_amount_but_answers_how_much():
+    assert states_no_charge("shall be free of charge for the data subject and, where applicable, for the DPO")
+    assert not states_no_charge("the Member State may charge a reasonable fee based on administrative costs")
+    assert not [v for v in read_values("free of charge") if v.kind == "amount"]
 
 
 @pytest.mark.parametrize("text, counted", [

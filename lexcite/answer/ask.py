@@ -47,7 +47,7 @@ from lexcite.errors import CitationError, ConfigError
 from lexcite.index.perimeter import empty_reason
 from lexcite.question import asks_for_value, cues, value_secondary
 from lexcite.references import short_forms
-from lexcite.values import CHECKED_KINDS, read_values, states_time_standard
+from lexcite.values import CHECKED_KINDS, read_values, states_no_charge, states_time_standard
 
 __all__ = ["ask", "choose_generator", "GeneratorChoice", "replay", "ReplayReport", "GENERATORS"]
 
@@ -282,8 +282,10 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
     if wanted:
         # "Is X banned, and since when?" asks two things: the answer to the first stands without the value;
         # and the date asked may be the timing note's
-        # "How quickly?" is answered by "without undue delay" as by a number of hours
-        standard = "period" in wanted and any(states_time_standard(s.text) for s in sentences)
+        # "How quickly?" is answered by "without undue delay" as by a number of hours, "How much is the fee?" by
+        # "free of charge" as by an amount
+        standard = ("period" in wanted and any(states_time_standard(s.text) for s in sentences)) or (
+            "amount" in wanted and any(states_no_charge(s.text) for s in sentences))
         bound = bind_values(sentences, facts, frozenset() if value_secondary(question) or standard else wanted)
         if not bound.ok and timing.gives(wanted):
             bound = bind_values(sentences, facts, frozenset())

@@ -73,7 +73,7 @@ from lexcite.question import (
     value_secondary,
 )
 from lexcite.references import ActNames, find_references, without_references
-from lexcite.values import counts, read_values, states_time_standard
+from lexcite.values import counts, read_values, states_no_charge, states_time_standard
 
 __all__ = ["ExtractiveGenerator", "candidate_sentences", "score_sentence", "Shape", "shape_of"]
 
@@ -231,13 +231,14 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
     if c.period and ("period" in values or standard):
         # a standard of time ("without undue delay") answers "how quickly?", but "what's the longest ...?" less well
         bonus += 0.35 if "period" in values or not shape.bound else STANDARD_OF_TIME
-    if c.amount and "amount" in values:
+    free = c.amount and states_no_charge(text)  # "how much is the fee?": "free of charge"
+    if c.amount and ("amount" in values or free):
         bonus += 0.4
     if (c.percent or c.amount) and "percent" in values:  # a fine may be capped at a share of turnover alone
         bonus += 0.25
     if c.power and "power" in values:
         bonus += 0.4
-    if asks_value and not values & {"date", "month", "period", "amount", "percent", "power"} and not standard:
+    if asks_value and not values & {"date", "month", "period", "amount", "percent", "power"} and not (standard or free):
         bonus -= 0.25
     defined = _DEFINES.search(text)
     if defined and not asks_value:

@@ -115,6 +115,16 @@ class TestRealActs:
         assert not b.refused, b.refusal_reason
         assert "without undue delay" in b.text
 
+    def test_a_fee_the_law_waives_is_answered_free_of_charge_not_refused(self, home):
+        # "How much is the fee?" asks for an amount; Article 57(3) states none: the authority's tasks are "free of
+        # charge for the data subject", which answers it as "without undue delay" answers "how quickly?"
+        q = "How much does the data protection authority charge me for handling my complaint?"
+        with Catalog() as c:
+            a = ask(q, Perimeter(), generator="extractive",
+                    searcher=FixedSearcher(c, [f"{GDPR}@2016-05-04#art_57.par_3", f"{GDPR}@2016-05-04#art_77.par_1"]))
+        assert not a.refused, a.refusal_reason
+        assert on_branch(a, GDPR, "art_57.par_3") and "free of charge" in a.text
+
     def test_conflicting_dates_in_the_act_and_its_amendment_are_both_shown(self, home):
         # Ingesting the Omnibus derives the amended AI Act (2026-07-27) and supersedes the original. The
         # index ranks the two versions of Article 113(c) apart for every phrasing tried, so the admitted
