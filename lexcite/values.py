@@ -43,6 +43,7 @@ __all__ = [
     "resolve_relative",
     "states_time_standard",
     "states_no_charge",
+    "kinds_answered",
     "counts",
 ]
 
@@ -63,6 +64,13 @@ _NO_CHARGE = re.compile(r"\b(?:free of charge|without charge|at no cost|no fee s
 def states_no_charge(text: str) -> bool:
     """True when `text` says something is given free of charge: the answer to "how much is the fee?"."""
     return bool(_NO_CHARGE.search(text))
+
+
+def kinds_answered(text: str) -> set[str]:
+    """The kinds of value `text` states, and those it answers without a value: a period by a standard of time
+    ("without undue delay"), an amount by "free of charge"."""
+    return ({v.kind for v in read_values(text)} | ({"period"} if states_time_standard(text) else set())
+            | ({"amount"} if states_no_charge(text) else set()))
 
 
 # Kinds of value, in the order they are looked for (an earlier kind claims its span).

@@ -8,6 +8,7 @@ from lexcite.values import (
     act_label,
     act_numbers,
     counts,
+    kinds_answered,
     read_values,
     resolve_relative,
     states_no_charge,
@@ -80,6 +81,13 @@ def test_a_service_free_of_charge_states_no_amount_but_answers_how_much():
     assert states_no_charge("shall be free of charge for the data subject and, where applicable, for the DPO")
     assert not states_no_charge("the Member State may charge a reasonable fee based on administrative costs")
     assert not [v for v in read_values("free of charge") if v.kind == "amount"]
+
+
+def test_the_kinds_a_text_answers_include_those_it_answers_without_a_value():
+    assert kinds_answered("shall be free of charge for the data subject") == {"amount"}
+    assert kinds_answered("shall notify the authority without undue delay") == {"period"}
+    assert kinds_answered("within 72 hours, and not later than 1 January 2027") == {"period", "date"}
+    assert kinds_answered("The Board shall adopt its rules of procedure.") == set()
 
 
 @pytest.mark.parametrize("text, counted", [

@@ -44,7 +44,7 @@ from lexcite.contract import Evidence
 from lexcite.lay_terms import acts_terms
 from lexcite.question import asks_for_value, content_terms, cues, in_english, stem, value_secondary
 from lexcite.references import without_references
-from lexcite.values import MONTH_NAMES, counts, read_values, states_no_charge, states_time_standard
+from lexcite.values import MONTH_NAMES, counts, kinds_answered
 
 __all__ = ["Answerability", "check", "VALUE_NOT_STATED", "TERM_ABSENT", "MIN_SUBJECT"]
 
@@ -186,9 +186,8 @@ def _kinds(text: str) -> set[str]:
     # the acts write small counts in words ("one representative per Member State"): a number all the same; and
     # "without undue delay" answers "how quickly?", and "free of charge" "how much is the fee?"
     # a unit's label ("(48)") and the numbers of the provisions it points at count nothing (`values.counts`)
-    kinds = {v.kind for v in read_values(text) if v.kind != "number"} | ({"number"} if counts(text) else set())
-    return (kinds | ({"number"} if _NUMBER_WORD.search(text) else set())
-            | ({"period"} if states_time_standard(text) else set()) | ({"amount"} if states_no_charge(text) else set()))
+    kinds = (kinds_answered(text) - {"number"}) | ({"number"} if counts(text) else set())
+    return kinds | ({"number"} if _NUMBER_WORD.search(text) else set())
 
 
 # What a value question measures: "how many staff", "how many hours of training", "the registration fee",

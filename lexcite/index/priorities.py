@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from lexcite.index.chunks import Passage
-from lexcite.values import read_values
+from lexcite.values import kinds_answered
 
 __all__ = ["binding_bonuses", "act_bonuses", "value_bonuses", "named_bonuses", "ValueKinds"]
 
@@ -49,7 +49,7 @@ class ValueKinds:
     def __call__(self, i: int) -> frozenset[str]:
         kinds = self._kinds.get(i)
         if kinds is None:
-            kinds = self._kinds[i] = frozenset(v.kind for v in read_values(self._passages[i].body))
+            kinds = self._kinds[i] = frozenset(kinds_answered(self._passages[i].body))
         return kinds
 
 
