@@ -65,6 +65,9 @@ _CUES = {
     "who": r"^who\b|\bwhich (?:authority|authorities|body|bodies|entity|entities)\b|\bwho (?:is|are|must)\b",
 }
 _COMPILED = {k: re.compile(v, re.I) for k, v in _CUES.items()}
+# "how many (working) days" asks for a period: neither a count nor a date
+_HOW_MANY_UNITS = re.compile(r"\bhow many (?:working |business |calendar |clear )?(?:days|weeks|months|years|hours)\b",
+                             re.I)
 
 
 @dataclass(frozen=True)
@@ -104,9 +107,10 @@ _HOW_MUCH_TIME = re.compile(r"\bhow much (?:\w+ )?(?:notice|time|warning)\b", re
 def cues(question: str) -> Cues:
     q = " ".join(question.split())
     found = {k: bool(p.search(q)) for k, p in _COMPILED.items()}
-    # "How many days/months" asks for a period, not for a date.
-    if re.search(r"\bhow many (?:days|weeks|months|years|hours)\b", q, re.I):
-        found["date"] = False
+    # "How many (working) days/months" asks for a period, not for a date nor a count.
+    if _HOW_MANY_UNITS.search(q):
+        found["date"], found["period"] = False, True
+        found["count"] = bool(_COMPILED["count"].search(_HOW_MANY_UNITS.sub(" ", q)))
     # "How much (advance) notice / time" asks for a period; an amount only if the rest of the question asks one
     if _HOW_MUCH_TIME.search(q):
         found["period"] = True

@@ -24,6 +24,13 @@ def test_how_many_days_asks_for_a_period_not_a_date():
     assert cues("How many days does a provider have?").names() == ("period",)
 
 
+def test_how_many_working_days_asks_for_a_period_not_a_count():
+    assert cues("How many working days does the authority have to reply?").names() == ("period",)
+    assert cues("How many business days do we get?").names() == ("period",)
+    # a count asked beside it stays a count
+    assert cues("How many experts sit on the panel, and how many days do they have?").count
+
+
 def test_an_italian_since_when_asks_for_a_date():
     assert cues("Da quando valgono gli obblighi per chi fornisce modelli di IA?").date
     assert not cues("Quali obblighi valgono per chi fornisce modelli di IA?").date
