@@ -179,6 +179,12 @@ def _does_duty(text: str, duty: str) -> bool:
     return any(stem(w) == duty for m in _SHALL_DO.finditer(text) for w in m[1].split())
 
 
+def _nested_point(unit: str, point: str) -> bool:
+    """`unit` is a point of `point`, at any depth ("pnt_b.pnt_i" of "pnt_b")."""
+    rest = unit.removeprefix(point + ".")
+    return rest != unit and all(p.startswith("pnt_") for p in rest.split("."))
+
+
 def _natural(unit: str) -> list[tuple[int, str]]:
     """A sort key that puts pnt_b before pnt_ba and par_2 before par_10."""
     return [(int(p[4:]), "") if p[4:].isdigit() else (0, p[4:]) for p in unit.split(".")]
@@ -511,7 +517,12 @@ class ExtractiveGenerator:
                 best_group, best_value = parent, value
         if best_group is None:
             return None
-        sids = sorted(groups[best_group], key=lambda sid: _natural(by_sid[sid][0].unit))
+        # a point's own points ("(b) ... shall: (i) ...; (ii) contain the elements set out in Annex XII") follow it:
+        # without them its words end on "shall:"
+        members = {by_sid[sid][0].unit for sid in groups[best_group]}
+        nested = [sid for sid, cands in by_sid.items() if sid not in groups[best_group]
+                  and any(_nested_point(cands[0].unit, m) for m in members)]
+        sids = sorted([*groups[best_group], *nested], key=lambda sid: _natural(by_sid[sid][0].unit))
         if best_group in heads:
             sids.insert(0, heads[best_group])
         out: list[_Candidate] = []
@@ -524,12 +535,12 @@ class ExtractiveGenerator:
 
     def _with_points(self, chosen: list[_Candidate], by_sid: dict[str, list[_Candidate]]) -> list[_Candidate]:
         """`chosen`, each sentence that opens a list ("... any of the following:") followed by the points of that
-        list the evidence holds as units of their own, in order, as far as the answer's length allows: the
-        opening words alone state nothing. Added last, so that they never push out a unit chosen for itself."""
+        list the evidence holds as units of their own (and their points), in order, as far as the answer's length
+        allows: the opening words alone state nothing. Added last, so that they never push out a unit chosen for itself."""
         out = list(chosen)
         for head in [x for x in chosen if x.text.rstrip().endswith(":")]:
-            points = sorted((sid for sid, cands in by_sid.items() if cands[0].unit.rpartition(".")[0] == head.unit
-                             and cands[0].unit.rpartition(".")[2].startswith("pnt_")),
+            # its points, each followed by its own ("(b) ... shall: (i) ...; (ii) ...")
+            points = sorted((sid for sid, cands in by_sid.items() if _nested_point(cands[0].unit, head.unit)),
                             key=lambda sid: _natural(by_sid[sid][0].unit))
             at = out.index(head) + 1
             for sid in points:

@@ -40,6 +40,17 @@ def test_a_quoted_sentence_that_opens_a_list_is_followed_by_its_points(units):
     assert quoted[0][0].endswith("any of the following:") and "critical infrastructure" in draft.text
 
 
+def test_a_point_that_opens_a_list_of_its_own_is_followed_by_its_points(units):
+    # Article 53(1)(b) ends "... the information and documentation shall:"; its points (i) and (ii) say what
+    draft, quoted = answer(units, "What does a general-purpose AI model provider owe the companies that build its "
+                           "model into their products?", "art_53.par_1", "art_53.par_1.pnt_a", "art_53.par_1.pnt_b",
+                           "art_53.par_1.pnt_b.pnt_i", "art_53.par_1.pnt_b.pnt_ii", "art_53.par_1.pnt_c")
+    units_quoted = [u for _, u in quoted]
+    at = len(units_quoted) - 1 - units_quoted[::-1].index("art_53.par_1.pnt_b")  # its last sentence
+    assert units_quoted[at + 1:at + 3] == ["art_53.par_1.pnt_b.pnt_i", "art_53.par_1.pnt_b.pnt_ii"], units_quoted
+    assert "Annex XII" in draft.text
+
+
 def test_the_maximum_fine_is_the_highest_amount_of_the_evidence(units):
     # GDPR Article 83: paragraph 4 (EUR 10 000 000 / 2 %) ranks first, paragraph 5 (EUR 20 000 000 / 4 %) is the maximum
     _, quoted = answer(units, "What are the maximum fines?", f"{GDPR}#art_83.par_4", f"{GDPR}#art_83.par_5")
