@@ -536,7 +536,8 @@ class ExtractiveGenerator:
     def _with_points(self, chosen: list[_Candidate], by_sid: dict[str, list[_Candidate]]) -> list[_Candidate]:
         """`chosen`, each sentence that opens a list ("... any of the following:") followed by the points of that
         list the evidence holds as units of their own (and their points), in order, as far as the answer's length
-        allows: the opening words alone state nothing. Added last, so that they never push out a unit chosen for itself."""
+        allows: the opening words alone state nothing. Added last, so that they never push out a unit chosen for
+        itself."""
         out = list(chosen)
         for head in [x for x in chosen if x.text.rstrip().endswith(":")]:
             # its points, each followed by its own ("(b) ... shall: (i) ...; (ii) ...")
