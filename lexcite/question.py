@@ -63,6 +63,9 @@ _CUES = {
     # so it guides answerability and sentence choice but the numeric channel binds nothing for it
     "count": r"\bhow many (?!days|weeks|months|years|hours|business days)\w+|\b(?:maximum|minimum) number of\b",
     "who": r"^who\b|\bwhich (?:authority|authorities|body|bodies|entity|entities)\b|\bwho (?:is|are|must)\b",
+    # what someone pays ("the fee", "what does it cost"): "free of charge" answers it, not "how much money do
+    # start-ups get?"
+    "payment": r"\b(?:fees?|charges?|charged|costs?|pay|pays|paid|paying|payable|prices?)\b",
 }
 _COMPILED = {k: re.compile(v, re.I) for k, v in _CUES.items()}
 # "how many (working) days" asks for a period: neither a count nor a date
@@ -81,6 +84,7 @@ class Cues:
     permission: bool = False
     count: bool = False
     who: bool = False
+    payment: bool = False
 
     def value_kinds(self) -> frozenset[str]:
         """The kinds of `lexcite.values.Value` an answer to this question must give (empty: no value asked)."""

@@ -66,11 +66,11 @@ def states_no_charge(text: str) -> bool:
     return bool(_NO_CHARGE.search(text))
 
 
-def kinds_answered(text: str) -> set[str]:
+def kinds_answered(text: str, payment: bool = False) -> set[str]:
     """The kinds of value `text` states, and those it answers without a value: a period by a standard of time
-    ("without undue delay"), an amount by "free of charge"."""
+    ("without undue delay"), and, for a question about what is paid (`payment`), an amount by "free of charge"."""
     return ({v.kind for v in read_values(text)} | ({"period"} if states_time_standard(text) else set())
-            | ({"amount"} if states_no_charge(text) else set()))
+            | ({"amount"} if payment and states_no_charge(text) else set()))
 
 
 # Kinds of value, in the order they are looked for (an earlier kind claims its span).

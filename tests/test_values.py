@@ -84,7 +84,9 @@ def test_a_service_free_of_charge_states_no_amount_but_answers_how_much():
 
 
 def test_the_kinds_a_text_answers_include_those_it_answers_without_a_value():
-    assert kinds_answered("shall be free of charge for the data subject") == {"amount"}
+    # "free of charge" answers what someone pays ("the fee?"), not what they are given ("how much funding?")
+    assert kinds_answered("shall be free of charge for the data subject", payment=True) == {"amount"}
+    assert kinds_answered("shall be free of charge for the data subject") == set()
     assert kinds_answered("shall notify the authority without undue delay") == {"period"}
     assert kinds_answered("within 72 hours, and not later than 1 January 2027") == {"period", "date"}
     assert kinds_answered("The Board shall adopt its rules of procedure.") == set()

@@ -182,11 +182,11 @@ def _kind_phrase(wanted: Iterable[str]) -> str:
     return " or ".join(f"an {k}" if k[0] in "aeiou" else f"a {k}" for k in kinds)
 
 
-def _kinds(text: str) -> set[str]:
+def _kinds(text: str, payment: bool = False) -> set[str]:
     # the acts write small counts in words ("one representative per Member State"): a number all the same; and
-    # "without undue delay" answers "how quickly?", and "free of charge" "how much is the fee?"
+    # "without undue delay" answers "how quickly?", and "free of charge" "how much is the fee?" (`payment`)
     # a unit's label ("(48)") and the numbers of the provisions it points at count nothing (`values.counts`)
-    kinds = (kinds_answered(text) - {"number"}) | ({"number"} if counts(text) else set())
+    kinds = (kinds_answered(text, payment) - {"number"}) | ({"number"} if counts(text) else set())
     return kinds | ({"number"} if _NUMBER_WORD.search(text) else set())
 
 
@@ -256,7 +256,7 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     total = sum(weight.values()) or 1.0
     best = 0.0
     for s in sentences:
-        if not _kinds(s) & wanted:
+        if not _kinds(s, c.payment) & wanted:
             continue
         terms = set(content_terms(s))
         best = max(best, sum(w for t, w in weight.items() if t in terms) / total)
@@ -270,7 +270,7 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
             terms = set(content_terms(s))
             return 3 * sum(_spoken(t, terms) for t in measured) >= 2 * len(measured)
         detail["measured"] = measured
-        if not any(_kinds(s) & wanted and about(s) for s in sentences):
+        if not any(_kinds(s, c.payment) & wanted and about(s) for s in sentences):
             return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {_kind_phrase(wanted)} of "
                                                           f"\u201c{' '.join(measured)}\u201d", detail)
     if subject and best < MIN_SUBJECT:

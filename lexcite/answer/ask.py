@@ -285,7 +285,7 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
         # "How quickly?" is answered by "without undue delay" as by a number of hours, "How much is the fee?" by
         # "free of charge" as by an amount
         standard = ("period" in wanted and any(states_time_standard(s.text) for s in sentences)) or (
-            "amount" in wanted and any(states_no_charge(s.text) for s in sentences))
+            "amount" in wanted and cues(question).payment and any(states_no_charge(s.text) for s in sentences))
         bound = bind_values(sentences, facts, frozenset() if value_secondary(question) or standard else wanted)
         if not bound.ok and timing.gives(wanted):
             bound = bind_values(sentences, facts, frozenset())

@@ -237,7 +237,7 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
     if c.period and ("period" in values or standard):
         # a standard of time ("without undue delay") answers "how quickly?", but "what's the longest ...?" less well
         bonus += 0.35 if "period" in values or not shape.bound else STANDARD_OF_TIME
-    free = c.amount and states_no_charge(text)  # "how much is the fee?": "free of charge"
+    free = c.amount and c.payment and states_no_charge(text)  # "how much is the fee?": "free of charge"
     if c.amount and ("amount" in values or free):
         bonus += 0.4
     if (c.percent or c.amount) and "percent" in values:  # a fine may be capped at a share of turnover alone

@@ -28,6 +28,14 @@ class TestOnRealUnits:
                   units.evidence("art_49.par_1", "art_99.par_3"), ACTS)
         assert v.answerable and v.detail["best_subject_share"] > 0
 
+    def test_free_of_charge_answers_what_is_paid_not_what_is_given(self, units):
+        # Article 58(2)(d): sandbox access "free of charge for SMEs, including start-ups"
+        evidence = units.evidence("art_58.par_2", "art_58.par_2.pnt_d")
+        paid = check("How much do start-ups have to pay to join an AI regulatory sandbox?", evidence, ACTS)
+        given = check("How much funding does the AI Act grant small firms for joining a sandbox?", evidence, ACTS)
+        assert paid.answerable, paid.detail
+        assert not given.answerable and given.rule == VALUE_NOT_STATED
+
     def test_an_amount_about_something_else_does_not_count(self, units):
         # Article 99(3) states amounts, but of fines, not of what a notified body charges
         v = check("How much does a notified body charge to certify a high-risk AI system?",
