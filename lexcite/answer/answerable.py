@@ -23,7 +23,14 @@ this runs after evidence and before any generator, on the admitted units' text:
    about the GDPR, not about Canada. So is the thing a which/what question asks
    for ("Which programming languages does ...?") when no admitted unit or
    heading has any of its words; words people use for notions the acts name
-   otherwise ("company": undertaking, enterprise) are never decisive.
+   otherwise ("company": undertaking, enterprise) are never decisive;
+3. decided elsewhere: the question asks what a body other than the legislator
+   has decided ("Which icons has the Commission laid down ...?", "Has Germany
+   decided to allow ...?") and no admitted unit comes from an act of that body
+   (an act's title names who adopted it: "Commission Implementing Regulation
+   ...", "... of the European Parliament and of the Council") -> refusal: the
+   acts can leave a matter to the Commission or a Member State, but what that
+   body then decided is not in them.
 
 Otherwise the question is answerable, and the generator decides what to quote.
 `MIN_SUBJECT` was set on the golden dev split (bench/answer_stage.py, bench/RESULTS.md).
@@ -34,7 +41,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,10 +53,11 @@ from lexcite.question import asks_for_value, content_terms, cues, in_english, st
 from lexcite.references import without_references
 from lexcite.values import MONTH_NAMES, counts, kinds_answered
 
-__all__ = ["Answerability", "check", "VALUE_NOT_STATED", "TERM_ABSENT", "MIN_SUBJECT"]
+__all__ = ["Answerability", "check", "VALUE_NOT_STATED", "TERM_ABSENT", "DECIDED_ELSEWHERE", "MIN_SUBJECT"]
 
 VALUE_NOT_STATED = "value_not_stated"
 TERM_ABSENT = "term_absent"
+DECIDED_ELSEWHERE = "decided_elsewhere"
 MIN_SUBJECT = 0.05
 
 _KIND_WORDS = {"date": "date", "month": "date", "period": "period of time", "amount": "amount", "percent": "percentage",
@@ -220,11 +228,53 @@ def _measured(question: str, known: Iterable[str]) -> list[str]:
     return [t for t in content_terms(phrase) if t not in _ASKING and t not in _GENERIC and t not in known]
 
 
+# "Which icons has the Commission laid down ...?", "Has Germany decided to allow ...?": what a body has decided, in
+# the perfect or past tense; "What must the Commission adopt?" asks what the act says it must do
+_DECIDED = re.compile(r"\b(?i:has|have|did)\s+(?:the\s+)?(?P<body>(?:European\s+)?Commission|Council|(?:AI\s+)?Board|"
+                      r"AI\s+Office|European\s+Data\s+Protection\s+Board|EDPB|[A-Z][a-z]+)\s+(?:already\s+|actually\s+|"
+                      r"officially\s+|ever\s+)?(?i:laid\s+down|adopted|set|published|issued|designated|decided|recommended|"
+                      r"approved|chosen|picked|fixed|specified|determined|agreed)\b")
+_NOT_BODIES = frozenset({"it", "this", "that", "he", "she", "they", "we", "you", "i", "anyone", "someone", "nobody",
+                         "everyone"})
+
+
+def authors(title: str) -> frozenset[str]:
+    """Who adopted an act, from its title: "Commission Implementing Regulation (EU) 2024/2977 ..." -> commission;
+    "Regulation (EU) 2024/1689 of the European Parliament and of the Council ..." -> parliament, council."""
+    low = title.lower()
+    out = {b for b in ("commission", "council") if low.startswith(b) or low.startswith(f"{b} ")}
+    if "of the european parliament" in low:
+        out.add("parliament")
+    if "of the council" in low:
+        out.add("council")
+    return frozenset(out)
+
+
+def _the(body: str) -> str:
+    return body if body[0].isupper() and " " not in body and body not in ("Commission", "Council", "Board") \
+        else f"the {body}"
+
+
+def _decided_elsewhere(question: str, titles: Mapping[str, str], evidence: Sequence[Evidence],
+                       known: Iterable[str]) -> str | None:
+    """The body whose decision the question asks about, when no admitted unit comes from an act of it; an act's
+    name ("Which deadline has the Omnibus set?") is no body."""
+    m = _DECIDED.search(_asking_sentence(question))
+    if not m or m["body"].lower() in _NOT_BODIES or m["body"].lower() in {k.lower() for k in known}:
+        return None
+    body = " ".join(m["body"].split())
+    key = body.lower().removeprefix("european ").split()[-1]  # "European Commission" -> commission
+    if any(key in authors(titles.get(e.ref.act, "")) for e in evidence):
+        return None
+    return body
+
+
 def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str] = (),
-          acts: frozenset[str] = frozenset()) -> Answerability:
+          acts: frozenset[str] = frozenset(), titles: Mapping[str, str] | None = None) -> Answerability:
     """Whether `evidence` can answer `question` (module docstring); `known_names`: words of the catalog's
     act titles and short forms ("GDPR", "Omnibus"), never refused as absent; `acts`: the acts the question
-    names ("under the AI Act"), whose admitted units alone may state the value it asks for."""
+    names ("under the AI Act"), whose admitted units alone may state the value it asks for; `titles`: CELEX ->
+    act title, who adopted each act (None: rule 3 is not applied)."""
     # a paragraph whose points are admitted too speaks by its opening words: its points are read on their own
     texts = [supporting_text(own_text(e, evidence)) for e in evidence]
     named = [*texts, *(e.title for e in evidence)]  # a provision's heading names what it is about
@@ -234,6 +284,13 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
         names = ", ".join(f"'{n}'" for n in absent)
         return Answerability(False, TERM_ABSENT, f"no admitted provision mentions {names}, which the question asks "
                                                  "about", {"absent": absent})
+    body = _decided_elsewhere(question, titles, evidence, known_names) \
+        if titles is not None and in_english(question) else None
+    if body:
+        return Answerability(False, DECIDED_ELSEWHERE, f"the question asks what {_the(body)} has decided, and no "
+                                                       f"admitted provision comes from an act of {_the(body)}: the "
+                                                       "acts in the catalog do not say what it decided",
+                             {"body": body})
     c = cues(question)
     head = _absent_head(question, named, known_names) if in_english(question) else None
     if head:

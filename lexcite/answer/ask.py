@@ -40,7 +40,7 @@ from lexcite.answer.timing import asks_when, timing_notes
 from lexcite.answer.trace import AskRecord, StoredTrace, TraceStore, catalog_problems, sha256_text, versions_in_scope
 from lexcite.answer.verify import check_values, verify
 from lexcite.catalog import Catalog
-from lexcite.catalog.locate import act_names
+from lexcite.catalog.locate import act_names, act_titles
 from lexcite.config import Settings
 from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter, Retriever, UnitRecord, Verdict
 from lexcite.errors import CitationError, ConfigError
@@ -239,7 +239,7 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
     """Generate, verify, bind values, show conflicts and amendments; raise `_Refused` where the answer stops."""
     # Refuse only when the law is silent, decided here from what the admitted units state (answer/answerable.py).
     named = act_names(catalog).named_in(question)
-    verdict = check_answerable(question, evidence, _title_words(catalog), named)
+    verdict = check_answerable(question, evidence, _title_words(catalog), named, act_titles(catalog))
     rec.params["answerability"] = verdict.to_dict()
 
     def outside(ref: CitationRef) -> str | None:  # the catalog's word on a unit, by the one perimeter rule

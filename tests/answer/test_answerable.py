@@ -6,7 +6,7 @@ import pytest
 from answer_helpers import FixedSearcher
 
 from lexcite.answer import ask
-from lexcite.answer.answerable import TERM_ABSENT, VALUE_NOT_STATED, check
+from lexcite.answer.answerable import DECIDED_ELSEWHERE, TERM_ABSENT, VALUE_NOT_STATED, authors, check
 from lexcite.answer.trace import TraceStore
 from lexcite.contract import REFUSAL, Perimeter
 from lexcite.question import asks_for_value, cues, value_secondary
@@ -156,6 +156,23 @@ class TestOnRealUnits:
             assert check(q, evidence, ACTS).answerable, q
         assert not check("In May 2025, had Italy designated its AI authority?", evidence, ACTS).answerable
 
+    def test_what_another_body_has_decided_is_not_in_the_acts_it_did_not_adopt(self, units):
+        # GDPR Article 12(7)-(8): icons may be used; the Commission is empowered to determine them by delegated acts
+        evidence = units.evidence("art_12.par_7", "art_12.par_8", act=GDPR)
+        gdpr = {GDPR: "Regulation (EU) 2016/679 of the European Parliament and of the Council of 27 April 2016"}
+        asked = "Which standard icons has the Commission laid down for privacy notices, and what does each mean?"
+        v = check(asked, evidence, ACTS, titles=gdpr)
+        assert not v.answerable and v.rule == DECIDED_ELSEWHERE and "what the Commission has decided" in v.reason
+        # what the act empowers the Commission to do, the act itself says
+        assert check("What may the Commission adopt about icons for privacy notices?", evidence, ACTS,
+                     titles=gdpr).answerable
+        # an act the Commission adopted may say what it decided
+        delegated = {GDPR: "Commission Delegated Regulation (EU) 2027/1 on standardised icons"}
+        assert check(asked, evidence, ACTS, titles=delegated).rule != DECIDED_ELSEWHERE
+        # an act's name is no body: "Which deadline has the Omnibus set ...?" asks what an act says
+        omnibus = check("Which deadline has the Omnibus set for icons in privacy notices?", evidence, ACTS, titles=gdpr)
+        assert omnibus.rule != DECIDED_ELSEWHERE
+
     def test_a_question_in_another_language_is_not_read_for_names(self, units):
         assert check("Quali pratiche di IA sono vietate?", units.evidence("art_5.par_1.pnt_a"), ACTS).answerable
 
@@ -191,6 +208,13 @@ def test_when_asks_for_a_date_only_where_it_asks_when(question, date):
 def test_a_yes_no_question_with_its_date_as_a_second_part():
     assert value_secondary("Are 'nudify' apps banned under the AI Act, and from when?")
     assert not value_secondary("From when are 'nudify' apps banned?")
+
+
+def test_who_adopted_an_act_is_read_from_its_title():
+    assert authors("Regulation (EU) 2024/1689 of the European Parliament and of the Council of 13 June 2024") == {
+        "parliament", "council"}
+    assert authors("Commission Implementing Regulation (EU) 2024/2977 of 28 November 2024") == {"commission"}
+    assert authors("Council Directive 93/13/EEC of 5 April 1993 on unfair terms") == {"council"}
 
 
 @pytest.mark.integration
