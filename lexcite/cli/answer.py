@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -134,8 +135,15 @@ def render(a: Answer) -> None:
         if reason:
             out.print(escape(reason))
         if a.evidence:
-            out.print("\n[dim]Evidence that was admitted but did not yield a verified answer:[/dim]")
-            _sources(a)
+            # the units retrieval ranked, best first: the provisions' other paragraphs, given for context, would
+            # bury them (a refusal read 36 units)
+            ranked = sorted((e for e in a.evidence if e.score > 0), key=lambda e: -e.score) or list(a.evidence)
+            shown = ranked[:REFUSAL_SOURCES]
+            out.print("\n[dim]The best-ranked of the admitted units, which did not yield a verified answer:[/dim]")
+            _sources(a, only=shown)
+            if len(a.evidence) > len(shown):
+                out.print(f"[dim]  and {len(a.evidence) - len(shown)} more units of the evidence "
+                          "(--json lists them all)[/dim]")
         if a.trace_id:
             out.print(f"\n[dim]trace {a.trace_id}[/dim]")
         return
@@ -172,9 +180,12 @@ def _conflicts(a: Answer) -> None:
             out.print(f"    {role:<8} {escape(shown)}  [cyan]{escape(str(r))}[/cyan]")
 
 
-def _sources(a: Answer, cited_only: bool = False) -> None:
+REFUSAL_SOURCES = 8  # units a refusal lists
+
+
+def _sources(a: Answer, cited_only: bool = False, only: Sequence[Evidence] | None = None) -> None:
     cited = set(a.cited())
-    for e in a.evidence:
+    for e in (a.evidence if only is None else only):
         if cited_only and e.ref not in cited:
             continue
         kind = _kind(e)

@@ -142,3 +142,20 @@ def test_asking_without_an_index_fails_with_one_line_and_exit_1(lexcite_home):
                        text=True, env=os.environ.copy(), timeout=300)
     assert r.returncode == 1
     assert "Traceback" not in r.stderr and "error" in r.stderr
+
+
+def test_a_refusal_lists_the_best_ranked_units_not_every_unit_of_the_evidence(capsys):
+    from lexcite.cli.answer import render
+    from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence
+
+    def unit(n: int, score: float) -> Evidence:
+        return Evidence(sid=f"S{n}", ref=CitationRef.parse(f"32016R0679@2016-05-04#art_12.par_{n}"),
+                        title=f"Article 12({n})", text="...", status="current", binding=True, source_url="",
+                        score=score)
+
+    # paragraphs 1-19 given as context (score 0), paragraph 20 ranked best, paragraph 7 second
+    evidence = tuple(unit(n, {20: 0.95, 7: 0.93}.get(n, 0.0)) for n in range(1, 21))
+    render(Answer(question="Which icons?", refused=True, refusal_reason=f"{REFUSAL} Why not.", evidence=evidence))
+    printed = capsys.readouterr().out
+    assert printed.index("art_12.par_20") < printed.index("art_12.par_7")
+    assert "art_12.par_1 " not in printed and "and 18 more units of the evidence" in printed
