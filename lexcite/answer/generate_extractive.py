@@ -22,7 +22,9 @@ Choosing what to quote happens in two steps.
      that decides it (a prohibition, an obligation, a permission, and most of
      all an exception or a "does not apply" clause when it asks whether
      something applies, read from the sentence that asks); for "who/which
-     authority" a sentence naming an actor; for a question about a duty ("When
+     authority" a sentence naming an actor, for "where do we send ...?" the one
+     saying where it goes ("shall submit ... to the notifying authority"); for a
+     question about a duty ("When
      is a company obliged to ...?") the sentence that obliges, most of all one
      whose duty falls on the operator asked about ("Deployers shall ...");
    - where it stands: a unit on the branch of a provision the question names
@@ -132,6 +134,16 @@ _OBLIGED_Q = re.compile(r"\b(?:obliged|required|obligat\w+|duty|duties|ha(?:ve|s
                         r"mandatory)\b", re.I)
 _WHO_DUTY = re.compile(r"^who\s+(?:has to|have to|must|shall|should|needs? to|is (?:required|obliged|responsible) "
                        r"(?:to|for)|are (?:required|obliged|responsible) (?:to|for))\s+([a-z]+)", re.I)
+# "Where do we send our application?", "To whom must the breach be reported?": the body something goes to
+_RECIPIENT_Q = re.compile(r"\bwhere (?:do|does|did|should|must|can|may|shall|will|would|have|has)\b[^?]{0,60}?\b"
+                          r"(?:send|submit|file|lodge|address|apply|report|notify|complain|register)\b|"
+                          r"\b(?:to|with) whom\b|\bwho (?:do|does|should|must|can) (?:we|i|they|you) "
+                          r"(?:send|submit|report|notify|complain|apply) (?:\w+ ){0,4}to\b", re.I)
+_RECIPIENT = re.compile(r"\b(?:submit(?:s|ted|ting)?|send(?:s|ing)?|sent|lodg(?:e|es|ed|ing)|address(?:es|ed)?|"
+                        r"notif(?:y|ies|ied)|fil(?:e|es|ed|ing)|report(?:s|ed|ing)?)\b[^.;]{0,120}?\b(?:to|with)\s+"
+                        r"(?:the\s+)?(?:[\w-]+\s+)"
+                        r"{0,4}(?:authorit(?:y|ies)|Commission|AI Office|Board|bod(?:y|ies)|office|court)\b", re.I)
+RECIPIENT = 0.15  # dev: 0.15 = 0.3 (dx05)
 # "shall register", "shall, prior to the processing, carry out"
 _SHALL_DO = re.compile(r"\b(?:shall|must)(?:,[^,;.]{1,80},)?\s+((?:[a-z]+\s+){0,2}[a-z]+)")
 _WHY = re.compile(r"^why\b|\bwhat (?:is|was) the reason\b|\bwhy (?:did|does|do|is|was)\b", re.I)
@@ -151,6 +163,7 @@ class Shape:
     bound: bool = False  # it asks for the longest, shortest, maximum or minimum of something
     obliged: bool = False  # it asks whether or when someone is obliged ("When is a company obliged to ...?")
     duty: str = ""  # the stem of the verb a "who has to ...?" question asks the actor of ("regist")
+    recipient: bool = False  # it asks where or to whom something is sent ("Where do we send our application?")
     foreign: bool = False  # not written in English: word overlap with the English text says nothing
 
 
@@ -171,7 +184,8 @@ def shape_of(question: str) -> Shape:
                  actors=tuple(dict.fromkeys((m["actor"] or _VERB_ACTOR[m["verb"].lower()]).lower()
                                             for m in _ACTOR_Q.finditer(" ".join((q, *acts_terms(q)))))),
                  quoted=tuple(_QUOTED.findall(q)),
-                 duty=stem(m[1]) if (m := _WHO_DUTY.search(q)) else "", foreign=not in_english(q))
+                 duty=stem(m[1]) if (m := _WHO_DUTY.search(q)) else "", foreign=not in_english(q),
+                 recipient=bool(_RECIPIENT_Q.search(asking)))
 
 
 def _does_duty(text: str, duty: str) -> bool:
@@ -282,6 +296,8 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
         bonus += 0.15
         if shape.duty and _does_duty(text, shape.duty):  # "Who has to register?": the one who "shall register"
             bonus += 0.2
+    if shape.recipient and _RECIPIENT.search(text):  # "Where do we send ...?": "shall submit ... to the ... authority"
+        bonus += RECIPIENT
     if q_refs:  # the provisions the question names ("Annex I" is not "Annex III")
         refs = {v.value for v in read_values(text) if v.kind == "ref" and v.unit != "rel"}
         bonus += 0.2 * len(q_refs & refs)

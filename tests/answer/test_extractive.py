@@ -247,6 +247,17 @@ def test_a_duty_question_about_an_operator_prefers_the_duty_that_falls_on_it():
     assert not shape_of("If a client rebrands our AI system, are we still treated as its provider?").obliged
 
 
+def test_a_question_where_to_send_something_prefers_the_sentence_naming_where_it_goes():
+    question = "We run a testing lab. Where do we send our application for designation?"
+    assert shape_of(question).recipient and shape_of("To whom must a personal data breach be reported?").recipient
+    assert not shape_of("Where is the AI Office established?").recipient
+    goes_to = "The body shall submit its application for designation to the notifying authority of its Member State."
+    describes = "The application for designation shall describe the activities for which the body claims competence."
+    assert _score(question, goes_to) > _score(question, describes)
+    # a question about the application's content asks for no recipient
+    assert not shape_of("What must the application for designation describe?").recipient
+
+
 def test_whether_an_act_applies_is_decided_by_its_scope_as_much_as_by_its_exclusions():
     question = "Our results are used by clients in the Union. Does the AI Act apply to us?"
     point = "(c) providers of AI systems located in a third country, where the output is used in the Union;"
