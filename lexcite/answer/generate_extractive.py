@@ -24,9 +24,9 @@ Choosing what to quote happens in two steps.
      something applies, read from the sentence that asks); for "who/which
      authority" a sentence naming an actor, for "where do we send ...?" the one
      saying where it goes ("shall submit ... to the notifying authority"); for a
-     question about a duty ("When
-     is a company obliged to ...?") the sentence that obliges, most of all one
-     whose duty falls on the operator asked about ("Deployers shall ...");
+     question about a duty ("When is a company obliged to ...?") the sentence
+     that obliges, most of all one whose duty falls on the operator asked about
+     ("Deployers shall ...");
    - where it stands: a unit on the branch of a provision the question names
      ("Article 6(2)", `lexcite.references`) is preferred, a recital that
      paraphrases the binding text is not (unless the question asks why);
