@@ -30,7 +30,13 @@ this runs after evidence and before any generator, on the admitted units' text:
    (an act's title names who adopted it: "Commission Implementing Regulation
    ...", "... of the European Parliament and of the Council") -> refusal: the
    acts can leave a matter to the Commission or a Member State, but what that
-   body then decided is not in them.
+   body then decided is not in them;
+4. defined elsewhere: a question asks for the values that make something count
+   as a defined term ("How many employees can we have and still count as a
+   small mid-cap?"), the admitted definition of that term defers to an
+   instrument the catalog does not hold ("as defined in point (2) of the Annex
+   to Recommendation (EU) 2025/1099"), and no admitted sentence that names the
+   term states a value of the kind asked -> refusal naming the instrument.
 
 Otherwise the question is answerable, and the generator decides what to quote.
 `MIN_SUBJECT` was set on the golden dev split (bench/answer_stage.py, bench/RESULTS.md).
@@ -53,11 +59,13 @@ from lexcite.question import asks_for_value, content_terms, cues, in_english, st
 from lexcite.references import without_references
 from lexcite.values import MONTH_NAMES, counts, kinds_answered
 
-__all__ = ["Answerability", "check", "VALUE_NOT_STATED", "TERM_ABSENT", "DECIDED_ELSEWHERE", "MIN_SUBJECT"]
+__all__ = ["Answerability", "check", "VALUE_NOT_STATED", "TERM_ABSENT", "DECIDED_ELSEWHERE", "DEFINED_ELSEWHERE",
+           "MIN_SUBJECT"]
 
 VALUE_NOT_STATED = "value_not_stated"
 TERM_ABSENT = "term_absent"
 DECIDED_ELSEWHERE = "decided_elsewhere"
+DEFINED_ELSEWHERE = "defined_elsewhere"
 MIN_SUBJECT = 0.05
 
 _KIND_WORDS = {"date": "date", "month": "date", "period": "period of time", "amount": "amount", "percent": "percentage",
@@ -269,6 +277,42 @@ def _decided_elsewhere(question: str, titles: Mapping[str, str], evidence: Seque
     return body
 
 
+# "(14b) 'small mid-cap enterprise' or 'SMC' means a small mid-cap enterprise as defined in point (2) of the Annex to
+# Recommendation (EU) 2025/1099": a definition that defers to another instrument, whose number it gives
+_DEFERS = re.compile(r"[‘'\"“](?P<term>[^’'\"”]{2,80})[’'\"”](?:\s+or\s+[‘'\"“](?P<alias>[^’'\"”]{2,40})[’'\"”])?"
+                     r"\s+means\b[^;]{0,160}?\bas defined in\b[^;]{0,80}?\b(?P<instrument>(?:Commission\s+)?"
+                     r"(?:Recommendation|Directive|Regulation|Decision)\s+(?:\((?:EU|EC|EEC)\)\s+)?(?:No\s+)?"
+                     r"(?P<number>\d{2,4}/\d{1,4})(?:/(?:EC|EU|EEC))?)")
+
+
+def _defined_elsewhere(question: str, texts: Sequence[str], wanted: frozenset[str], titles: Mapping[str, str],
+                       payment: bool) -> tuple[str, str] | None:
+    """(term, instrument) when the question asks what makes something count as a term whose admitted definition
+    defers to an instrument the catalog does not hold, and no admitted sentence naming the term states such a value."""
+    asked = question.casefold()
+    held = " ".join(titles.values())
+    for text in texts:
+        for m in _DEFERS.finditer(text):
+            names = [n for n in (m["term"], m["alias"]) if n]
+            if not any(_names(asked, n) for n in names) or m["number"] in held:
+                continue
+            stating = [x for t in texts for x in split_sentences(t) if x != m.group(0)
+                       and any(_names(x.casefold(), n) for n in names) and not _DEFERS.search(x)]
+            if not any(_kinds(x, payment) & wanted for x in stating):
+                return m["term"], m["instrument"]
+    return None
+
+
+def _names(text: str, term: str) -> bool:
+    """`text` (case-folded) names `term`: whole, or its first words ("small mid-cap" for "small mid-cap
+    enterprise"), or its short form ("SMC", as a word)."""
+    term = term.casefold()
+    if len(term) <= 5:
+        return bool(re.search(rf"\b{re.escape(term)}s?\b", text))
+    words = term.split()
+    return term in text or (len(words) > 1 and " ".join(words[:-1]) in text)
+
+
 def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str] = (),
           acts: frozenset[str] = frozenset(), titles: Mapping[str, str] | None = None) -> Answerability:
     """Whether `evidence` can answer `question` (module docstring); `known_names`: words of the catalog's
@@ -300,6 +344,14 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
         c.value_kinds() | ({"number"} if c.count else set()) | _noun_kinds(question)
     if not wanted:
         return Answerability(True)
+    deferred = _defined_elsewhere(question, texts, wanted, titles, c.payment) \
+        if titles is not None and c.definition else None
+    if deferred:
+        term, instrument = deferred
+        return Answerability(False, DEFINED_ELSEWHERE, f"the acts define \u2018{term}\u2019 by reference to "
+                                                       f"{instrument}, which the catalog does not hold: the values the "
+                                                       "question asks for are set there",
+                             {"term": term, "instrument": instrument})
     subject_text, subject = _subject(question)
     known = {k.lower() for k in known_names}
     subject = [t for t in subject if t not in known]  # "AI" of "AI Act" says nothing of the subject

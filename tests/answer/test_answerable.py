@@ -6,7 +6,14 @@ import pytest
 from answer_helpers import FixedSearcher
 
 from lexcite.answer import ask
-from lexcite.answer.answerable import DECIDED_ELSEWHERE, TERM_ABSENT, VALUE_NOT_STATED, authors, check
+from lexcite.answer.answerable import (
+    DECIDED_ELSEWHERE,
+    DEFINED_ELSEWHERE,
+    TERM_ABSENT,
+    VALUE_NOT_STATED,
+    authors,
+    check,
+)
 from lexcite.answer.trace import TraceStore
 from lexcite.contract import REFUSAL, Perimeter
 from lexcite.question import asks_for_value, cues, value_secondary
@@ -208,6 +215,37 @@ def test_when_asks_for_a_date_only_where_it_asks_when(question, date):
 def test_a_yes_no_question_with_its_date_as_a_second_part():
     assert value_secondary("Are 'nudify' apps banned under the AI Act, and from when?")
     assert not value_secondary("From when are 'nudify' apps banned?")
+
+
+def _evidence(*texts: str) -> tuple:
+    from lexcite.contract import CitationRef, Evidence
+
+    return tuple(Evidence(sid=f"S{i}", ref=CitationRef.parse(f"32024R1689@2026-07-27#art_3.pnt_{i}"), title="Article 3",
+                          text=t, status="current", binding=True, source_url="") for i, t in enumerate(texts, 1))
+
+
+# the Digital Omnibus's definition, as the amended AI Act reads it (Article 3, point (14b))
+SMC = ("(14b) ‘small mid-cap enterprise’ or ‘SMC’ means a small mid-cap enterprise as defined in point (2) of the "
+       "Annex to Recommendation (EU) 2025/1099;")
+FINES = ("6. In the case of SMEs and SMCs, including start-ups, each fine referred to in this Article shall be up to "
+         "the percentages or amount referred to in paragraphs 3, 4 and 5, whichever thereof is lower.")
+AI_ACT = {"32024R1689": "Regulation (EU) 2024/1689 of the European Parliament and of the Council of 13 June 2024"}
+
+
+def test_values_a_definition_leaves_to_an_instrument_the_catalog_lacks_are_refused_naming_it():
+    asked = "How many staff can a firm have and still qualify as an SMC under the AI Act?"
+    v = check(asked, _evidence(SMC, FINES), ACTS, titles=AI_ACT)
+    assert not v.answerable and v.rule == DEFINED_ELSEWHERE
+    assert "Recommendation (EU) 2025/1099" in v.reason and "small mid-cap enterprise" in v.reason
+    # the instrument held: its values can be read there
+    held = {**AI_ACT, "32025H1099": "Commission Recommendation (EU) 2025/1099 of 21 May 2025 on small mid-caps"}
+    assert check(asked, _evidence(SMC, FINES), ACTS, titles=held).rule != DEFINED_ELSEWHERE
+    # a sentence naming the term states a value of the kind asked
+    stated = "An SMC within the meaning of this Article shall employ fewer than 750 persons."
+    assert check(asked, _evidence(SMC, stated), ACTS, titles=AI_ACT).rule != DEFINED_ELSEWHERE
+    # a value question that does not ask what makes something count as the term is not this rule's
+    assert check("How much can an SMC be fined under the AI Act?", _evidence(SMC, FINES), ACTS,
+                 titles=AI_ACT).rule != DEFINED_ELSEWHERE
 
 
 def test_who_adopted_an_act_is_read_from_its_title():
