@@ -44,7 +44,11 @@ Choosing what to quote happens in two steps.
    question that asks a second question ("What permission do we need, and what
    if it is too urgent to wait?", `question.question_parts`) gets, besides, the
    sentence that answers that part best, read with its own words and cues, when
-   nothing quoted answers it as well. The answer stays within `max_chars`.
+   nothing quoted answers it as well. A quoted definition comes with the
+   sentence of the recital on that notion that answers the question best
+   ("It does not include physical states, such as pain or fatigue"): what a
+   definition leaves out is said in its recital. The answer stays within
+   `max_chars`.
 
 A question that shares no content term with any sentence gets a refusal,
 decided in code, unless it is not written in English: then lexical overlap
@@ -103,7 +107,7 @@ _OBLIGE = re.compile(r"\b(?:shall|must|are required to|is required to|shall ensu
 _PERMIT = re.compile(r"\b(?:may|is allowed|are allowed|is permitted|are permitted|shall be lawful)\b", re.I)
 _EXCEPT = re.compile(r"\b(?:does not apply|do not apply|shall not apply|shall not affect|unless|except|exception|"
                      r"by way of derogation|derogat\w*|exempt\w*|without prejudice|shall not be considered|"
-                     r"shall not qualify)\b", re.I)
+                     r"shall not qualify|(?:does|do|shall) (?:also )?not include|(?:does|do) not cover)\b", re.I)
 _IN_SCOPE = re.compile(r"^(?:\d+\.\s*)?This (?:Regulation|Directive) (?:applies|shall apply) to\b", re.I)
 _OUT_OF_SCOPE = re.compile(r"^(?:\d+\.\s*)?This (?:Regulation|Directive) (?:does not|shall not) apply\b", re.I)
 _ACTOR = re.compile(r"\b(?:providers?|deployers?|importers?|distributors?|authorised representatives?|operators?|"
@@ -113,6 +117,8 @@ _ACTOR = re.compile(r"\b(?:providers?|deployers?|importers?|distributors?|author
 _CLAUSE = re.compile(r"(?<=;)\s+(?=(?:and\s+|or\s+)?\((?:[a-z]{1,3}|[ivx]{1,5}|\d{1,3})\)\s)")
 _POINT_START = re.compile(r"^\s*(?:and\s+|or\s+)?\((?:[a-z]{1,3}|[ivx]{1,5}|\d{1,3})\)\s")
 _LIST_INTRO = re.compile(r":\s*(?:\((?:a|i|1)\)\s|$)")
+# a recital's sentence that only restates the definition ("should be defined as ...") explains nothing more
+_RESTATES = re.compile(r"\b(?:should be (?:defined|understood) as|means)\b", re.I)
 _QUOTED = re.compile(r"[‘'\"“]([^’'\"”]{2,60})[’'\"”]")
 _YES_NO = re.compile(r"^(?:is|are|am|can|could|may|might|must|do|does|did|shall|should|will|would|has|have|"
                      r"need)\b", re.I)
@@ -478,12 +484,34 @@ class ExtractiveGenerator:
             covered |= cand.terms
             seen.add(cand.sid)
         if self.use_cues:
+            chosen = self._explained(best, chosen, candidates, {id(cand): s for s, cand in scored})
             chosen = self._each_part(question, candidates, chosen, df, q_refs, on_named)
         chosen = self._with_chapeaus(self._with_points(chosen, by_sid), by_sid)
         text = "\n".join(f"{cand.text} [{cand.sid}]" for cand in chosen)
         score_of = {id(cand): s for s, cand in scored}
         params["scores"] = [round(score_of[id(cand)], 4) for cand in chosen if id(cand) in score_of]
         return Draft(text, model=MODEL, params=params, prompt=f"question: {question}")
+
+    def _explained(self, best: _Candidate, chosen: list[_Candidate], candidates: list[_Candidate],
+                   score_of: dict[int, float]) -> list[_Candidate]:
+        """`chosen`, and when it quotes a definition ("'emotion recognition system' means ..."), the sentence of
+        the recital that explains that notion ("The notion of 'emotion recognition system' ... It does not
+        include physical states, such as pain or fatigue") that answers the question best: the recitals say
+        what a definition covers and leaves out, which "does that count as ...?" turns on."""
+        defined = _DEFINES.search(best.text)
+        if not defined or not _DEFINING_VERB.search(best.text) or any(x.recital for x in chosen):
+            return chosen
+        forms = [f for f in (defined["term"], defined["alias"]) if f]
+        notion = re.compile("|".join(rf"[‘'\"“]{re.escape(f)}[’'\"”]" for f in forms), re.I)
+        recitals = {x.sid for x in candidates if x.recital and notion.search(x.text)}
+        explaining = [x for x in candidates if x.sid in recitals and not _RESTATES.search(x.text)
+                      and score_of.get(id(x), 0.0) > 0]
+        if not explaining:
+            return chosen
+        top = max(explaining, key=lambda x: (score_of[id(x)], -x.rank, -x.index))
+        if sum(len(x.text) for x in (*chosen, top)) > self.max_chars:
+            return chosen
+        return [*chosen, top]
 
     def _each_part(self, question: str, candidates: list[_Candidate], chosen: list[_Candidate], df: Counter[str],
                    q_refs: frozenset[str],

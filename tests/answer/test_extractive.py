@@ -78,6 +78,18 @@ def test_the_binding_definition_beats_the_recital_that_paraphrases_it(units):
     assert quoted[0][1] == "art_3.pnt_1" and "infers" in quoted[0][0]
 
 
+def test_a_definition_comes_with_the_recital_sentence_that_says_what_the_notion_leaves_out(units):
+    _, quoted = answer(units, "Is software that spots when a pilot is getting tired emotion recognition?",
+                       "art_3.pnt_39", "rct_18", "art_50.par_3")
+    assert [u for _, u in quoted] == ["art_3.pnt_39", "rct_18"]
+    assert "physical states, such as pain or fatigue" in quoted[1][0]
+
+
+def test_a_recital_that_only_restates_the_definition_is_not_added(units):
+    _, quoted = answer(units, "What is an emotion recognition system?", "art_3.pnt_39")
+    assert [u for _, u in quoted] == ["art_3.pnt_39"]
+
+
 def test_a_yes_no_question_gets_the_prohibition_not_the_recital(units):
     _, quoted = answer(units, "Can I use an AI tool to read my employees' emotions at work?",
                        "rct_44", "art_5.par_1.pnt_f")
