@@ -210,7 +210,7 @@ _ASKS_VALUE = re.compile(
     r"(?:^|[.?!:;—–]\s+|,\s*)(?:(?:and|but|so)\s+)?"
     r"(?:how (?:much|long|many|soon|quickly|fast|often|high|big|large|old)|"
     r"(?:what|which)(?:'s| is) the (?:longest|shortest)|"
-    rf"(?:by|since|until|from) when|{_WHEN_DATE}|within how|up to how|from what (?:age|date|day|year)|"
+    rf"(?:by|since|until|from) when|{_WHEN_DATE}|within how|up to how|(?:from|at) what (?:age|date|day|year)|"
     r"(?:what|which)(?:'s| is| are| was| were)? (?:the )?(?:\w+ ){0,2}(?:date|deadline|period|time limit|amount|fine|"
     r"fines|penalty|penalties|ceiling|cap|threshold|percentage|rate|age|number|sum|fee|fees|salary)\b)", re.I)
 

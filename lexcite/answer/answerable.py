@@ -56,7 +56,7 @@ from lexcite.answer.evidence import own_text, supporting_text
 from lexcite.contract import Evidence
 from lexcite.lay_terms import acts_terms
 from lexcite.question import asks_for_value, content_terms, cues, in_english, stem, value_secondary
-from lexcite.references import without_references
+from lexcite.references import find_references, without_references
 from lexcite.values import MONTH_NAMES, counts, kinds_answered
 
 __all__ = ["Answerability", "check", "VALUE_NOT_STATED", "TERM_ABSENT", "DECIDED_ELSEWHERE", "DEFINED_ELSEWHERE",
@@ -85,6 +85,15 @@ bulgarian croatian czech danish dutch english estonian finnish french german gre
 lithuanian maltese polish portuguese romanian slovak slovenian spanish swedish
 """.split())
 _POSSESSIVE = re.compile(r"['’]s$")
+# The Member States, by name and adjective. The acts speak of "a Member State", so a question that places itself in
+# one ("Do I have to sue in the Netherlands?") is answered by the rule for every Member State; what one of them has
+# set or decided (a fine, an age, a designated authority) is not in the acts, so a value question keeps the name.
+_MEMBER_STATES = frozenset("""
+austria austrian belgium belgian bulgaria bulgarian croatia croatian cyprus cypriot czechia czech denmark danish
+estonia estonian finland finnish france french germany german greece greek hungary hungarian ireland irish italy
+italian latvia latvian lithuania lithuanian luxembourg luxembourgish malta maltese netherlands dutch poland polish
+portugal portuguese romania romanian slovakia slovak slovenia slovenian spain spanish sweden swedish
+""".split())
 # A date in the question ("In May 2025", "As of New Year 2025") says when, not what: its words are no names.
 _CALENDAR = frozenset([*MONTH_NAMES, "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
                        "new", "year", "years", "eve", "christmas", "easter"])
@@ -132,10 +141,14 @@ def _absent_names(question: str, texts: Sequence[str], known: Iterable[str]) -> 
     known = {k.lower() for k in known}
     out = []
     asking = without_references(_asking_sentence(question))
+    # "Do I have to sue in the Netherlands?": the rule for a Member State answers it; "What is the fine in Italy?" no
+    in_a_member_state = "member state" in haystack and not asks_for_value(question)
     for m in _NAME.finditer(asking):
         name = _POSSESSIVE.sub("", m.group(1))
         low = name.lower()
         if low in known or low in _CALENDAR or re.search(rf"\b{re.escape(low)}\b", haystack):
+            continue
+        if in_a_member_state and low in _MEMBER_STATES:
             continue
         if "-" in name and not any(ch.isdigit() for ch in name):
             continue  # "AI-made", "EU-wide": a compound of words, not a name ("GPT-4" is one)
@@ -352,6 +365,11 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
                                                        f"{instrument}, which the catalog does not hold: the values the "
                                                        "question asks for are set there",
                              {"term": term, "instrument": instrument})
+    # "What does Article 16 GDPR let me do ..., and how quickly?": the provision it names is its subject
+    named = [u for r in find_references(question) for u in r.candidates]
+    if any(e.ref.unit == u or e.ref.unit.startswith(u + ".") for e in evidence for u in named
+           if any(_kinds(s, c.payment) & wanted for s in split_sentences(supporting_text(own_text(e, evidence))))):
+        return Answerability(True, detail={"wanted": sorted(wanted), "named": named})
     subject_text, subject = _subject(question)
     known = {k.lower() for k in known_names}
     subject = [t for t in subject if t not in known]  # "AI" of "AI Act" says nothing of the subject

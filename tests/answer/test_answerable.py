@@ -272,3 +272,36 @@ def test_ask_refuses_with_the_reason_before_any_generator_and_the_trace_keeps_th
         doc = store.get(a.trace_id).doc
     assert doc["trace"]["params"]["answerability"]["rule"] == VALUE_NOT_STATED
 
+
+
+def _unit(unit: str, text: str, act: str = "32016R0679"):
+    from lexcite.contract import CitationRef, Evidence
+
+    return Evidence(sid="S1", ref=CitationRef.parse(f"{act}@2016-05-04#{unit}"), title=unit, text=text,
+                    status="current", binding=True, source_url="")
+
+
+COURTS = _unit("art_79.par_2", "2. Proceedings against a controller or a processor shall be brought before the courts "
+                               "of the Member State where the controller or processor has an establishment. "
+                               "Alternatively, such proceedings may be brought before the courts of the Member State "
+                               "where the data subject has his or her habitual residence.")
+
+
+def test_a_member_state_a_question_places_itself_in_is_answered_by_the_rule_for_every_member_state():
+    asked = "I live in Portugal and bought from a Dutch shop. Do I have to sue in the Netherlands?"
+    assert check(asked, (COURTS,), ACTS).answerable
+    # what a Member State has set is not in the acts: a value question keeps the name
+    assert check("What is the fine for that in the Netherlands?", (COURTS,), ACTS).rule == TERM_ABSENT
+    assert check("At what age can a teenager in Belgium consent?", (COURTS,), ACTS).rule == TERM_ABSENT
+    # nor is a name the admitted units do not speak of as a Member State
+    assert check("Do I have to sue in Canada?", (COURTS,), ACTS).rule == TERM_ABSENT
+
+
+def test_the_provision_a_value_question_names_is_its_subject():
+    rectify = _unit("art_16", "The data subject shall have the right to obtain from the controller without undue "
+                              "delay the rectification of inaccurate personal data concerning him or her.")
+    asked = "What does Article 16 GDPR let me do about my wrong address and old job title, and how quickly?"
+    assert check(asked, (rectify,), ACTS).answerable
+    # not named: the question's own words are the subject, and the unit shares none of them
+    unnamed = "What can I do about my wrong address and old job title, and how quickly?"
+    assert check(unnamed, (rectify,), ACTS).rule == VALUE_NOT_STATED
