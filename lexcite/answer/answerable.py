@@ -14,13 +14,18 @@ this runs after evidence and before any generator, on the admitted units' text:
    sentence stating such a value must also be about that thing (two thirds of
    its words, counting only words the admitted units use) -> else refusal. A
    question that names an act ("under the AI Act") is answered by that act's
-   admitted units, when any is admitted;
+   admitted units, when any is admitted; one that names a provision ("What
+   does Article 16 GDPR ..., and how quickly?") by that provision's units,
+   whatever its other words;
 2. term: the question asks about a name (a proper name or a model name: "Italy",
    "GPT-4") that appears in no admitted unit, neither written out nor as the
    initials of words a unit uses ("DPO": "data protection officer"), and is not
    a name of an act in the catalog -> refusal naming it. Only the sentence that
    asks is read: "Our shop is based in Canada. Does the GDPR apply to us?" asks
-   about the GDPR, not about Canada. So is the thing a which/what question asks
+   about the GDPR, not about Canada. A Member State the question places itself
+   in ("Do I have to sue in the Netherlands?") is answered by the rule for every
+   Member State, unless the question asks for a value (what that State set is not
+   in the acts). So is the thing a which/what question asks
    for ("Which programming languages does ...?") when no admitted unit or
    heading has any of its words; words people use for notions the acts name
    otherwise ("company": undertaking, enterprise) are never decisive;
