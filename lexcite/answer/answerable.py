@@ -24,8 +24,8 @@ this runs after evidence and before any generator, on the admitted units' text:
    asks is read: "Our shop is based in Canada. Does the GDPR apply to us?" asks
    about the GDPR, not about Canada. A Member State the question places itself
    in ("Do I have to sue in the Netherlands?") is answered by the rule for every
-   Member State, unless the question asks for a value (what that State set is not
-   in the acts). So is the thing a which/what question asks
+   Member State, unless the question asks for a value or what that State has
+   decided (neither is in the acts). So is the thing a which/what question asks
    for ("Which programming languages does ...?") when no admitted unit or
    heading has any of its words; words people use for notions the acts name
    otherwise ("company": undertaking, enterprise) are never decisive;
@@ -146,8 +146,9 @@ def _absent_names(question: str, texts: Sequence[str], known: Iterable[str]) -> 
     known = {k.lower() for k in known}
     out = []
     asking = without_references(_asking_sentence(question))
-    # "Do I have to sue in the Netherlands?": the rule for a Member State answers it; "What is the fine in Italy?" no
-    in_a_member_state = "member state" in haystack and not asks_for_value(question)
+    # "Do I have to sue in the Netherlands?": the rule for a Member State answers it; "What is the fine in Italy?" and
+    # "Which authority has Italy designated?" (what that State decided, rule 3) do not
+    in_a_member_state = "member state" in haystack and not asks_for_value(question) and not _DECIDED.search(question)
     for m in _NAME.finditer(asking):
         name = _POSSESSIVE.sub("", m.group(1))
         low = name.lower()
@@ -372,8 +373,8 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
                              {"term": term, "instrument": instrument})
     # "What does Article 16 GDPR let me do ..., and how quickly?": the provision it names is its subject
     named = [u for r in find_references(question) for u in r.candidates]
-    if any(e.ref.unit == u or e.ref.unit.startswith(u + ".") for e in evidence for u in named
-           if any(_kinds(s, c.payment) & wanted for s in split_sentences(supporting_text(own_text(e, evidence))))):
+    if any(e.ref.unit == u or e.ref.unit.startswith(u + ".") for t, e in zip(texts, evidence, strict=True)
+           for u in named if any(_kinds(s, c.payment) & wanted for s in split_sentences(t))):
         return Answerability(True, detail={"wanted": sorted(wanted), "named": named})
     subject_text, subject = _subject(question)
     known = {k.lower() for k in known_names}
