@@ -483,12 +483,12 @@ class ExtractiveGenerator:
             chosen += more
             covered |= cand.terms
             seen.add(cand.sid)
+        score_of = {id(cand): s for s, cand in scored}
         if self.use_cues:
-            chosen = self._explained(best, chosen, candidates, {id(cand): s for s, cand in scored})
+            chosen = self._explained(best, chosen, candidates, score_of)
             chosen = self._each_part(question, candidates, chosen, df, q_refs, on_named)
         chosen = self._with_chapeaus(self._with_points(chosen, by_sid), by_sid)
         text = "\n".join(f"{cand.text} [{cand.sid}]" for cand in chosen)
-        score_of = {id(cand): s for s, cand in scored}
         params["scores"] = [round(score_of[id(cand)], 4) for cand in chosen if id(cand) in score_of]
         return Draft(text, model=MODEL, params=params, prompt=f"question: {question}")
 

@@ -273,7 +273,6 @@ def test_ask_refuses_with_the_reason_before_any_generator_and_the_trace_keeps_th
     assert doc["trace"]["params"]["answerability"]["rule"] == VALUE_NOT_STATED
 
 
-
 def _unit(unit: str, text: str, act: str = "32016R0679"):
     from lexcite.contract import CitationRef, Evidence
 

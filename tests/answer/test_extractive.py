@@ -86,8 +86,14 @@ def test_a_definition_comes_with_the_recital_sentence_that_says_what_the_notion_
 
 
 def test_a_recital_that_only_restates_the_definition_is_not_added(units):
-    _, quoted = answer(units, "What is an emotion recognition system?", "art_3.pnt_39")
-    assert [u for _, u in quoted] == ["art_3.pnt_39"]
+    from dataclasses import replace
+
+    definition, recital = units.evidence("art_3.pnt_39", "rct_18")
+    restating = replace(recital, text=recital.text.split(". ")[0] + ".")  # "... should be defined as an AI system ..."
+    assert "should be defined as" in restating.text
+    draft = ExtractiveGenerator().generate("Is software that spots when a pilot is getting tired emotion recognition?",
+                                           (definition, restating))
+    assert [s.sids for s in parse_draft(draft.text)] == [("S1",)]
 
 
 def test_a_yes_no_question_gets_the_prohibition_not_the_recital(units):
