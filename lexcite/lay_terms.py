@@ -68,6 +68,9 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:stop|stops|stopped|halt|freeze|pause) (?:using|processing) (?:that|the|my|our|their|this) "
      r"(?:data|information|figure|details)\b|\bwhile (?:they|you|we) (?:check|verify|look into)\b",
      "restriction of processing"),
+    (r"\b(?:stop|stops|stopped|ban|bans|banned|bar|bars|barred|prevent|prevents|forbid|forbids) (?:us|them|a company|"
+     r"the company|controllers?|companies) from (?:using|processing|handling)\b", "ban on processing limitation"),
+    (r"\bpermanently\b|\bfor good\b|\bforever\b", "definitive"),
     (r"\bemergenc(?:y|ies)\b", "situation of urgency exceptional reasons"),
     (r"\bon (?:a client's|the client's|someone else's|our customers'|their) instructions\b|"
      r"\b(?:for|on behalf of) (?:someone|somebody) else\b|"
@@ -102,7 +105,8 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
      rf"{_NOT_AFTER_MANY}\bbreach(?:ed)?\b(?! of {_THE_RULES}\b)", "personal data breach"),
     # "a separate fine for each breach", "AI Act breaches", "a breach of the rules": an infringement, no data breach
     (rf"\b(?:(?:{_MANY}) breach(?:es)?|breach(?:es)? of {_THE_RULES})\b", "infringement infringes"),
-    (r"\b(?:delete|deleted|deleting|remove|wipe|erase) (?:my|our|his|her|their|the|all)?\s*(?:personal )?data\b|"
+    (r"\b(?:delete|deleted|deleting|remove|removed|wipe|wiped|erase|erased) (?:[\w'’]+ ){0,2}(?:personal )?"
+     r"(?:data|details|information|records|accounts?)\b|"
      r"\bforgotten\b", "erasure"),
     (r"\b(?:correct|fix|update) (?:my|his|her|their|the|wrong|inaccurate) (?:personal )?(?:data|details|records)\b",
      "rectification"),
@@ -114,7 +118,8 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
      "automated individual decision-making"),
     # AI Act notions
     (r"\b(?:face|facial) (?:matching|recognition|scan\w*)\b|\brecogni[sz]e faces\b", "biometric identification"),
-    (r"(?<!go )(?<!goes )(?<!going )(?<!went )\blive\b", "real-time"),  # "live face matching", not "goes live"
+    (r"(?<!go )(?<!goes )(?<!going )(?<!went )(?<!I )(?<!we )(?<!they )(?<!you )(?<!who )\blive\b", "real-time"),
+    # "live face matching", not "goes live" nor "I live in Portugal"
     (r"\b(?:feelings?|moods?)\b", "emotions"),  # "emotions" itself is the act's word
     (r"\b(?:chatbots?|virtual assistants?|talking to an? (?:AI|bot|machine))\b",
      "interact directly with natural persons"),
@@ -126,7 +131,8 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:gets?|getting|got) (?:into|in)\b|\b(?:admit|admits|admitted|admitting)\b",
      "access or admission"),
     (r"\b(?:credit scor\w*|loans?|lending)\b", "creditworthiness credit score"),
-    (r"\b(?:hobby|own use|personal use|at home|for fun)\b", "purely personal non-professional activity"),
+    (r"\b(?:hobby|own use|personal use|(?<!case )(?<!sue )(?<!court )at home|for fun)\b",
+     "purely personal non-professional activity"),  # "bring the case at home" is about a court
     (r"\b(?:datasets?|data sets?)\b", "training, validation and testing data sets"),
     (r"\bopen[- ]source\b", "free and open-source licence"),
     (r"\b(?:in charge of|supervis(?:e|es|ed|ing|ion)|overseeing|oversee|keep an eye on|human in the loop)\b",
@@ -134,6 +140,35 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:results?|outputs?|predictions?)\b", "output"),
     (r"\b(?:certificate|certified|certification)s? (?:is )?(?:good|valid) for\b|\brenew\w*\b",
      "validity of certificates"),
+    (r"\b(?:list|catalogue) of (?:high-risk )?(?:uses|use cases|areas|applications)\b|"
+     r"\bhigh-risk (?:list|uses|use cases|areas)\b", "Annex III use-cases"),
+    (r"\b(?:web|online|cloud) (?:services?|apps?|applications?|platforms?)\b|\bSaaS\b|\bsoftware as a service\b|"
+     r"\b(?:sold|delivered|offered|provided|available) (?:only |purely )?(?:online|digitally|as a download)\b|"
+     r"\bno (?:box|device|physical (?:product|packaging))\b", "provided digitally"),
+    (r"\b(?:self-(?:assess\w*|certif\w*)|in-house (?:checks?|assessments?|procedures?|conformity|certification)|"
+     r"(?:check|assess|certify) (?:\w+ ){0,3}ourselves|(?:check|assessment|procedure) we (?:run|do) ourselves|"
+     r"without an? (?:outside|external|third-party) (?:certifier|body|auditor|assessor))\b", "internal control"),
+    (r"\b(?:standing|permanent|automatic|fixed) (?:seats?|members?|membership|places?)\b", "permanent members"),
+    (r"\b(?:chance|opportunity|time) to (?:fix|correct|remedy|put right|sort out)\b|"
+     r"\bfix (?:it|this|that|the problems?|things) first\b", "put an end to the non-compliance"),
+    (r"\b(?:at|on) (?:the )?(?:EU|European|Union) level\b|\bEU-level\b|\bin Brussels\b", "Commission AI Office"),
+    (r"\b(?:separate|several|multiple) (?:applications?|filings?)\b|\bapply (?:separately|again|twice)\b",
+     "single application"),
+    (r"\b(?:coach(?:es|ed|ing)?|consult(?:ing|ants?)|advisory services|paid advice)\b", "consultancy services"),
+    # data protection notions, continued
+    (r"\b(?:take|takes|taking|took) (?:it|that|this|them|their consent|(?:my|our|his|her) consent) back\b|"
+     r"\brevok(?:e|es|ed|ing)\b|\bchange (?:their|his|her|my|your|our) minds?\b|\bopt(?:s|ed|ing)? out\b",
+     "withdraw consent"),
+    (r"\b(?:passed|handed|gave|given|shared|disclosed|sent) (?:[\w'’]+ ){0,3}(?:on )?(?:to|with) (?:[\w'’-]+ ){0,3}"
+     r"(?:partners?|compan(?:y|ies)|firms?|third parties|vendors?|suppliers?|affiliates?)\b|"
+     r"\b(?:partner|third-party) compan(?:y|ies)\b", "recipients to whom the personal data have been disclosed"),
+    (r"\b(?:journalis\w*|news\w*|reporters?|editorial|investigative|media outlets?|the press)\b",
+     "journalistic purposes freedom of expression and information"),
+    (r"\b(?:paper (?:files?|records?|folders?|forms?|documents?|archives?)|(?:filing )?cabinets?|card index\w*|"
+     r"folders?|on paper|not (?:on|in) a computer|none of it is on a computer)\b",
+     "filing system other than by automated means"),
+    (r"\bhome country\b|\b(?:country|place|state) (?:where )?(?:I|we|they|he|she) li(?:ve|ves)\b|"
+     r"\b(?:I|we) live in\b|\b(?:sue|case|claim|court) (?:\w+ ){0,3}at home\b", "habitual residence"),
 )
 _COMPILED = tuple((re.compile(lay, re.I), legal) for lay, legal in LAY_TERMS)
 

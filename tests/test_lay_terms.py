@@ -35,6 +35,24 @@ pytestmark = pytest.mark.unit
     ("While they check the figure, can I make them stop using that data?", "restriction of processing"),
     ("In a public-health emergency, can a hospital use the system before certification?",
      "situation of urgency exceptional reasons"),
+    ("Users agree with one tap. Can we make it harder to take that back?", "withdraw consent"),
+    ("Could the Commission put our use on the list of high-risk uses later?", "Annex III use-cases"),
+    ("We sell it only as a web service. Where does the CE mark go?", "provided digitally"),
+    ("Can we check it ourselves, without an outside certifier?", "internal control"),
+    ("Who has a standing seat on the advisory forum?", "permanent members"),
+    ("Do we get a chance to fix it before they act?", "put an end to the non-compliance"),
+    ("Is our model supervised nationally or at EU level?", "Commission AI Office"),
+    ("Must we file separate applications under each law?", "single application"),
+    ("May our notified body also coach us for a fee?", "consultancy services"),
+    ("We had passed the data on to two partner companies. Must we tell them?",
+     "recipients to whom the personal data have been disclosed"),
+    ("We run a news website. Does the whole GDPR apply to our stories?",
+     "journalistic purposes freedom of expression and information"),
+    ("Are paper folders in a cabinet covered?", "filing system other than by automated means"),
+    ("Can I sue in my home country?", "habitual residence"),
+    ("Can the authority stop us from using the data, even permanently?", "ban on processing limitation"),
+    ("Can the authority stop us from using the data, even permanently?", "definitive"),
+    ("We deleted a customer's details at her request. What about our partners?", "erasure"),
 ])
 def test_a_thing_said_in_the_asker_s_words_gets_the_acts_term(question, term):
     assert term in acts_terms(question)
@@ -46,6 +64,10 @@ def test_nothing_is_added_that_the_question_already_says_or_that_only_looks_alik
     assert "human oversight" not in acts_terms("Which supervisory authority is competent?")
     assert "third country" not in acts_terms("We are based in Europe. Does the GDPR apply?")
     assert "cease its activities" not in acts_terms("Can we roll the windows up?")
+    assert "real-time" not in acts_terms("I live in Portugal. Can I sue at home?")
+    assert "purely personal non-professional activity" not in acts_terms("Can I bring the case at home?")
+    assert "journalistic purposes freedom of expression and information" not in acts_terms(
+        "Must we report serious incidents?")
     # a breach of the rules is an infringement, not a personal data breach
     assert "personal data breach" not in acts_terms("Can the regulator stack a separate fine for each breach?")
     assert "personal data breach" not in acts_terms("What is the fine for a breach of the AI Act?")

@@ -35,7 +35,8 @@ this runs after evidence and before any generator, on the admitted units' text:
    (an act's title names who adopted it: "Commission Implementing Regulation
    ...", "... of the European Parliament and of the Council") -> refusal: the
    acts can leave a matter to the Commission or a Member State, but what that
-   body then decided is not in them;
+   body then decided is not in them; so is a question that asks what a Member
+   State's own law provides ("Which conditions does German law attach ...?");
 4. defined elsewhere: a question asks for the values that make something count
    as a defined term ("How many employees can we have and still count as a
    small mid-cap?"), the admitted definition of that term defers to an
@@ -265,6 +266,22 @@ _NOT_BODIES = frozenset({"it", "this", "that", "he", "she", "they", "we", "you",
                          "everyone"})
 
 
+# "Which conditions does German law attach ...?", "What does French law require ...?": what a Member State's own law
+# provides, which no EU act states; "Can German law set a lower age?" asks what the EU act allows, and is answered
+_NATIONAL = (r"(?:German|French|Italian|Spanish|Dutch|Belgian|Austrian|Polish|Swedish|Danish|Finnish|Irish|Portuguese|"
+             r"Greek|Czech|Slovak|Slovenian|Hungarian|Romanian|Bulgarian|Croatian|Estonian|Latvian|Lithuanian|"
+             r"Luxembourgish|Maltese|Cypriot)")
+_NATIONAL_LAW = re.compile(rf"\b(?i:what|which)\b[^?]{{0,80}}?(?:\b(?i:does|do|did)\s+(?:the\s+)?"
+                           rf"(?P<law>{_NATIONAL}\s+(?:national\s+)?law)\b|\b(?P<law2>{_NATIONAL}\s+(?:national\s+)?"
+                           r"law)\s+(?i:says|requires|provides|attaches|sets|lays down)\b)")
+
+
+def _national_law(question: str) -> str | None:
+    """The Member State's law ("German law") whose content a what/which question asks for, if any."""
+    m = _NATIONAL_LAW.search(_asking_sentence(question))
+    return " ".join((m["law"] or m["law2"]).split()) if m else None
+
+
 def authors(title: str) -> frozenset[str]:
     """Who adopted an act, from its title: "Commission Implementing Regulation (EU) 2024/2977 ..." -> commission;
     "Regulation (EU) 2024/1689 of the European Parliament and of the Council ..." -> parliament, council."""
@@ -354,6 +371,11 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
                                                        f"admitted provision comes from an act of {_the(body)}: the "
                                                        "acts in the catalog do not say what it decided",
                              {"body": body})
+    law = _national_law(question)
+    if law:
+        return Answerability(False, DECIDED_ELSEWHERE, f"the question asks what {law} provides: the acts in the "
+                                                       "catalog are EU law and do not say what a Member State's own "
+                                                       "law provides", {"body": law})
     c = cues(question)
     head = _absent_head(question, named, known_names) if in_english(question) else None
     if head:

@@ -100,14 +100,18 @@ _DEFINES = re.compile(r"[‘'\"“](?P<term>[^’'\"”]{2,80})[’'\"”](?:\s+
 _DEFINING_VERB = re.compile(r"([’'\"”])\s+(?:means|shall mean)\b")
 _APPLY = re.compile(r"\b(?:shall apply|shall be applicable|applies|apply|enter into force|shall enter into force)\b"
                     r"[^.;]{0,40}\b(?:from|on|by)\b", re.I)
-# "shall not apply", "shall not affect", "shall not be considered": a limit of scope, not a prohibition
+# "shall not apply", "shall not affect", "shall not be considered", "shall not preclude": a limit of scope or a
+# saving, not a prohibition
 _PROHIBIT = re.compile(r"\b(?:shall be prohibited|prohibited|shall not(?! (?:apply|affect|be (?:considered|deemed)|"
-                       r"qualify|prejudice))|may not|is not allowed|are not allowed)\b", re.I)
+                       r"qualify|prejudice|preclude))|may not|is not allowed|are not allowed)\b", re.I)
 _OBLIGE = re.compile(r"\b(?:shall|must|are required to|is required to|shall ensure)\b", re.I)
-_PERMIT = re.compile(r"\b(?:may|is allowed|are allowed|is permitted|are permitted|shall be lawful)\b", re.I)
+# the power the act gives a body ("The Commission is empowered to adopt delegated acts") answers "Could it ...?"
+_PERMIT = re.compile(r"\b(?:may|is allowed|are allowed|is permitted|are permitted|shall be lawful|(?:is|are|shall be) "
+                     r"empowered)\b", re.I)
 _EXCEPT = re.compile(r"\b(?:does not apply|do not apply|shall not apply|shall not affect|unless|except|exception|"
                      r"by way of derogation|derogat\w*|exempt\w*|without prejudice|shall not be considered|"
-                     r"shall not qualify|(?:does|do|shall) (?:also )?not include|(?:does|do) not cover)\b", re.I)
+                     r"shall not qualify|shall not preclude|(?:does|do|shall) (?:also )?not include|"
+                     r"(?:does|do) not cover)\b", re.I)
 _IN_SCOPE = re.compile(r"^(?:\d+\.\s*)?This (?:Regulation|Directive) (?:applies|shall apply) to\b", re.I)
 _OUT_OF_SCOPE = re.compile(r"^(?:\d+\.\s*)?This (?:Regulation|Directive) (?:does not|shall not) apply\b", re.I)
 _ACTOR = re.compile(r"\b(?:providers?|deployers?|importers?|distributors?|authorised representatives?|operators?|"
@@ -135,6 +139,7 @@ _BEARER = re.compile(rf"^(?:\(\w{{1,4}}\)\s*)?(?:[^.;:]{{0,80}}?,\s*)?(?:the |ea
                      r"[^.;:]{0,200}?\b(?:shall|must)\b", re.I)
 _ACTOR_Q = re.compile(rf"\b{_OPERATOR}\b|\b(?P<verb>deploy|import|distribut)(?:s|es|ed|ing|e)?\b", re.I)
 _VERB_ACTOR = {"deploy": "deployer", "import": "importer", "distribut": "distributor"}
+_DURATION = re.compile(r"\bhow long\b|\bhow many (?:hours|days|weeks|months|years)\b", re.I)
 _BOUND = re.compile(r"\b(?:longest|shortest|maximum|minimum|at most|at the latest|upper limit)\b", re.I)
 _OBLIGED_Q = re.compile(r"\b(?:obliged|required|obligat\w+|duty|duties|ha(?:ve|s) to|must|should|needs? to|compulsory|"
                         r"mandatory)\b", re.I)
@@ -167,6 +172,7 @@ class Shape:
     quoted: tuple[str, ...] = ()  # terms the question quotes ('AI system')
     actors: tuple[str, ...] = ()  # the operators it asks about ("a company that deploys ...": deployer)
     bound: bool = False  # it asks for the longest, shortest, maximum or minimum of something
+    duration: bool = False  # it asks how long ("How long do they have to object?"): a period, more than "without delay"
     obliged: bool = False  # it asks whether or when someone is obliged ("When is a company obliged to ...?")
     duty: str = ""  # the stem of the verb a "who has to ...?" question asks the actor of ("regist")
     recipient: bool = False  # it asks where or to whom something is sent ("Where do we send our application?")
@@ -186,7 +192,7 @@ def shape_of(question: str) -> Shape:
     yes_no = bool(_YES_NO.search(q)) or any(_YES_NO.search(s.strip()) for s in re.split(r"[.,;:]\s+", q)[1:])
     return Shape(yes_no=yes_no, listing=bool(_LIST.search(q)), why=bool(_WHY.search(q)),
                  applies=yes_no and bool(_APPLY_Q.search(asking)), obliged=bool(_OBLIGED_Q.search(asking)),
-                 bound=bool(_BOUND.search(q)),
+                 bound=bool(_BOUND.search(q)), duration=bool(_DURATION.search(asking)),
                  actors=tuple(dict.fromkeys((m["actor"] or _VERB_ACTOR[m["verb"].lower()]).lower()
                                             for m in _ACTOR_Q.finditer(" ".join((q, *acts_terms(q)))))),
                  quoted=tuple(_QUOTED.findall(q)),
@@ -255,8 +261,9 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
     if c.date and ("date" in values or "month" in values):
         bonus += 0.35 + (0.15 if _APPLY.search(text) else 0.0)
     if c.period and ("period" in values or standard):
-        # a standard of time ("without undue delay") answers "how quickly?", but "what's the longest ...?" less well
-        bonus += 0.35 if "period" in values or not shape.bound else STANDARD_OF_TIME
+        # a standard of time ("without undue delay") answers "how quickly?", but "what's the longest ...?" and "how
+        # long ...?" less well
+        bonus += 0.35 if "period" in values or not (shape.bound or shape.duration) else STANDARD_OF_TIME
     free = c.amount and c.payment and states_no_charge(text)  # "how much is the fee?": "free of charge"
     if c.amount and ("amount" in values or free):
         bonus += 0.4
@@ -487,7 +494,7 @@ class ExtractiveGenerator:
         if self.use_cues:
             chosen = self._explained(best, chosen, candidates, score_of)
             chosen = self._each_part(question, candidates, chosen, df, q_refs, on_named)
-        chosen = self._with_chapeaus(self._with_points(chosen, by_sid), by_sid)
+        chosen = self._with_chapeaus(self._with_points(chosen, by_sid, score_of), by_sid)
         text = "\n".join(f"{cand.text} [{cand.sid}]" for cand in chosen)
         params["scores"] = [round(score_of[id(cand)], 4) for cand in chosen if id(cand) in score_of]
         return Draft(text, model=MODEL, params=params, prompt=f"question: {question}")
@@ -577,24 +584,37 @@ class ExtractiveGenerator:
             out += part
         return out or None
 
-    def _with_points(self, chosen: list[_Candidate], by_sid: dict[str, list[_Candidate]]) -> list[_Candidate]:
+    def _with_points(self, chosen: list[_Candidate], by_sid: dict[str, list[_Candidate]],
+                     score_of: dict[int, float]) -> list[_Candidate]:
         """`chosen`, each sentence that opens a list ("... any of the following:") followed by the points of that
         list the evidence holds as units of their own (and their points), in order, as far as the answer's length
-        allows: the opening words alone state nothing. Added last, so that they never push out a unit chosen for
-        itself."""
+        allows: the opening words alone state nothing. When not all fit, the points that answer the question best
+        are kept ("Does the documentation need to say how much energy the model uses?": point (e) of a long list).
+        Added last, so that they never push out a unit chosen for itself."""
         out = list(chosen)
         for head in [x for x in chosen if x.text.rstrip().endswith(":")]:
-            # its points, each followed by its own ("(b) ... shall: (i) ...; (ii) ...")
-            points = sorted((sid for sid, cands in by_sid.items() if _nested_point(cands[0].unit, head.unit)),
-                            key=lambda sid: _natural(by_sid[sid][0].unit))
-            at = out.index(head) + 1
+            quoted = {x.sid for x in out}
+            # its points, each followed by its own ("(b) ... shall: (i) ...; (ii) ..."), as one block
+            points = sorted((sid for sid, cands in by_sid.items() if _nested_point(cands[0].unit, head.unit)
+                             and sid not in quoted), key=lambda sid: _natural(by_sid[sid][0].unit))
+            blocks: list[list[_Candidate]] = []
             for sid in points:
-                if sid in {x.sid for x in out}:
-                    continue
-                if sum(len(x.text) for x in (*out, *by_sid[sid])) > self.max_chars:
-                    break
-                out[at:at] = by_sid[sid]
-                at += len(by_sid[sid])
+                if blocks and _nested_point(by_sid[sid][0].unit, blocks[-1][0].unit):
+                    blocks[-1] += by_sid[sid]
+                else:
+                    blocks.append(list(by_sid[sid]))
+            room = self.max_chars - sum(len(x.text) for x in out)
+            if sum(len(x.text) for b in blocks for x in b) > room:
+                kept = []
+                for b in sorted(blocks, key=lambda b: -max(score_of.get(id(x), 0.0) for x in b)):
+                    if sum(len(x.text) for x in b) <= room:
+                        kept.append(b)
+                        room -= sum(len(x.text) for x in b)
+                blocks = [b for b in blocks if any(b is k for k in kept)]
+            at = out.index(head) + 1
+            for b in blocks:
+                out[at:at] = b
+                at += len(b)
         return out
 
     def _with_chapeaus(self, chosen: list[_Candidate], by_sid: dict[str, list[_Candidate]]) -> list[_Candidate]:

@@ -296,6 +296,18 @@ def test_a_member_state_a_question_places_itself_in_is_answered_by_the_rule_for_
     assert check("Do I have to sue in Canada?", (COURTS,), ACTS).rule == TERM_ABSENT
 
 
+def test_what_a_member_state_s_own_law_provides_is_not_in_the_acts():
+    ids = _unit("art_87", "Member States may further determine the specific conditions for the processing of a "
+                          "national identification number or any other identifier of general application.")
+    v = check("We want to use the German tax number as a customer number. Which conditions does German law attach "
+              "to that?", (ids,), ACTS)
+    assert not v.answerable and v.rule == DECIDED_ELSEWHERE and "German law" in v.reason
+    # what the EU act lets national law do, the act says
+    assert check("Can German law set conditions for using a national identification number?", (ids,),
+                 ACTS).answerable
+    assert check("What may Member States determine about national identification numbers?", (ids,), ACTS).answerable
+
+
 def test_the_provision_a_value_question_names_is_its_subject():
     rectify = _unit("art_16", "The data subject shall have the right to obtain from the controller without undue "
                               "delay the rectification of inaccurate personal data concerning him or her.")

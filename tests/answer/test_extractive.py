@@ -285,6 +285,13 @@ def test_whether_an_act_applies_is_decided_by_its_scope_as_much_as_by_its_exclus
     assert in_scope > _score(question, plain)
 
 
+def test_a_power_the_act_gives_answers_whether_a_body_could_act():
+    question = "Could the Commission add our use to the list later on?"
+    power = "The Commission is empowered to adopt delegated acts to add uses to the list."
+    fact = "The Commission adopted delegated acts to add uses to the list."
+    assert _score(question, power) > _score(question, fact)
+
+
 def test_the_longest_time_allowed_is_a_period_set_in_numbers_before_a_standard_of_time():
     question = "The authority told us to withdraw the system. What's the longest period it can give us?"
     assert shape_of(question).bound
@@ -294,6 +301,10 @@ def test_the_longest_time_allowed_is_a_period_set_in_numbers_before_a_standard_o
     # "how quickly?" is answered by the standard as well as by a period
     quickly = shape_of("How quickly must the operator withdraw the system?")
     assert _score(question, standard, quickly) == _score(question, numbers, quickly)
+    # "how long ...?" asks for a duration: "within four weeks" before "without delay"
+    asked = "How long do the other authorities have to object to the draft decision?"
+    assert shape_of(asked).duration and not shape_of("How quickly must we notify?").duration
+    assert _score(asked, numbers, shape_of(asked)) > _score(asked, standard, shape_of(asked))
 
 
 def test_a_date_question_in_another_language_gets_the_sentence_that_sets_the_date(units):
@@ -321,3 +332,23 @@ def test_a_list_quoted_instead_of_the_best_sentence_takes_no_further_sentence_of
                                            "from what sources?", evidence)
     assert draft.params.get("list") == "art_11.par_1"
     assert [tuple(s.sids) for s in parse_draft(draft.text)][:2] == [("S2",), ("S3",)]
+
+
+def test_a_list_too_long_to_quote_whole_keeps_the_points_that_answer_with_their_own_points():
+    from lexcite.contract import CitationRef, Evidence
+
+    def ev(sid: str, unit: str, text: str) -> Evidence:
+        return Evidence(sid, CitationRef("32024R1689", "2024-07-12", unit), f"Annex {unit}", text, "current", True,
+                        "")
+
+    filler = "the description of the elements of the model and of the process of its development in general terms"
+    evidence = [ev("S1", "anx_11.pnt_2", "The technical documentation of the model shall contain the following:"),
+                ev("S2", "anx_11.pnt_2.pnt_a", f"(a) {filler};"), ev("S3", "anx_11.pnt_2.pnt_b", f"(b) {filler}:"),
+                ev("S4", "anx_11.pnt_2.pnt_b.pnt_i", f"(i) {filler};"),
+                ev("S5", "anx_11.pnt_2.pnt_c", f"(c) {filler};"),
+                ev("S6", "anx_11.pnt_2.pnt_d", "(d) the known or estimated energy consumption of the model.")]
+    question = "Does the technical documentation of our model have to state its energy consumption?"
+    quoted = [s.sids[0] for s in parse_draft(ExtractiveGenerator(max_chars=320).generate(question, evidence).text)]
+    assert quoted[0] == "S1" and "S6" in quoted and len(quoted) < 6  # the point on energy, not the first ones
+    whole = [s.sids[0] for s in parse_draft(ExtractiveGenerator().generate(question, evidence).text)]
+    assert whole == ["S1", "S2", "S3", "S4", "S5", "S6"]  # in document order, each point after its list's head
