@@ -44,6 +44,13 @@ this runs after evidence and before any generator, on the admitted units' text:
    to Recommendation (EU) 2025/1099"), and no admitted sentence that names the
    term states a value of the kind asked -> refusal naming the instrument.
 
+5. premise: a sentence of the question says what an act sets, with a value in
+   it ("The AI Act obliges notified bodies to give a flat 50 % discount"), and
+   no admitted unit states that value (a percentage, an amount, a period or a
+   count) -> refusal naming the value: the question rests on a rule the
+   provisions do not contain, and quoting the nearest one would seem to
+   confirm it.
+
 Otherwise the question is answerable, and the generator decides what to quote.
 `MIN_SUBJECT` was set on the golden dev split (bench/answer_stage.py, bench/RESULTS.md).
 """
@@ -63,15 +70,16 @@ from lexcite.contract import Evidence
 from lexcite.lay_terms import acts_terms
 from lexcite.question import asks_for_value, content_terms, cues, in_english, stem, value_secondary
 from lexcite.references import find_references, without_references
-from lexcite.values import MONTH_NAMES, counts, kinds_answered
+from lexcite.values import MONTH_NAMES, counts, kinds_answered, read_values
 
 __all__ = ["Answerability", "check", "VALUE_NOT_STATED", "TERM_ABSENT", "DECIDED_ELSEWHERE", "DEFINED_ELSEWHERE",
-           "MIN_SUBJECT"]
+           "PREMISE_NOT_STATED", "MIN_SUBJECT"]
 
 VALUE_NOT_STATED = "value_not_stated"
 TERM_ABSENT = "term_absent"
 DECIDED_ELSEWHERE = "decided_elsewhere"
 DEFINED_ELSEWHERE = "defined_elsewhere"
+PREMISE_NOT_STATED = "premise_not_stated"
 MIN_SUBJECT = 0.05
 
 _KIND_WORDS = {"date": "date", "month": "date", "period": "period of time", "amount": "amount", "percent": "percentage",
@@ -282,6 +290,21 @@ def _national_law(question: str) -> str | None:
     return " ".join((m["law"] or m["law2"]).split()) if m else None
 
 
+# "The AI Act says ...", "Article 14 requires ...", "the GDPR obliges ...": the question states what an act sets
+_ATTRIBUTES = re.compile(r"\b(?:AI Act|GDPR|Regulation|Directive|Omnibus|Act|law|Article\s+\d+\w*(?:\(\d+\))?)\s+"
+                         r"(?:says|requires|obliges|states|sets|provides|mandates|demands|caps|limits|imposes|gives)\b",
+                         re.I)
+_PREMISE_KINDS = frozenset({"percent", "amount", "period", "number"})
+
+
+def _unstated_premise(question: str, texts: Sequence[str]) -> list[str]:
+    """The values a sentence of the question says an act sets ("a flat 50 % discount") that no admitted unit
+    states, as the question writes them."""
+    stated = {v.key() for t in texts for v in read_values(t)}
+    return [v.text for s in split_sentences(question) if _ATTRIBUTES.search(s)
+            for v in read_values(s) if v.kind in _PREMISE_KINDS and v.key() not in stated]
+
+
 def authors(title: str) -> frozenset[str]:
     """Who adopted an act, from its title: "Commission Implementing Regulation (EU) 2024/2977 ..." -> commission;
     "Regulation (EU) 2024/1689 of the European Parliament and of the Council ..." -> parliament, council."""
@@ -371,6 +394,12 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
                                                        f"admitted provision comes from an act of {_the(body)}: the "
                                                        "acts in the catalog do not say what it decided",
                              {"body": body})
+    premise = _unstated_premise(question, texts) if in_english(question) else []
+    if premise:
+        values = ", ".join(f"\u2018{v}\u2019" for v in premise)
+        return Answerability(False, PREMISE_NOT_STATED, f"the question says an act sets {values}, but no admitted "
+                                                        "provision states it: the provisions do not contain that rule",
+                             {"premise": premise})
     law = _national_law(question)
     if law:
         return Answerability(False, DECIDED_ELSEWHERE, f"the question asks what {law} provides: the acts in the "

@@ -9,6 +9,7 @@ from lexcite.answer import ask
 from lexcite.answer.answerable import (
     DECIDED_ELSEWHERE,
     DEFINED_ELSEWHERE,
+    PREMISE_NOT_STATED,
     TERM_ABSENT,
     VALUE_NOT_STATED,
     authors,
@@ -294,6 +295,20 @@ def test_a_member_state_a_question_places_itself_in_is_answered_by_the_rule_for_
     assert check("At what age can a teenager in Belgium consent?", (COURTS,), ACTS).rule == TERM_ABSENT
     # nor is a name the admitted units do not speak of as a Member State
     assert check("Do I have to sue in Canada?", (COURTS,), ACTS).rule == TERM_ABSENT
+
+
+def test_a_question_resting_on_a_value_the_provisions_do_not_state_is_refused_naming_it():
+    fees = _unit("art_34.par_2", "Notified bodies shall perform conformity assessment activities taking into account "
+                                 "the size of an undertaking, in particular of micro and small enterprises.",
+                 act="32024R1689")
+    asked = "The AI Act obliges notified bodies to give micro-enterprises a flat 50 % discount. What proof do we need?"
+    v = check(asked, (fees,), ACTS)
+    assert not v.answerable and v.rule == PREMISE_NOT_STATED and "50 %" in v.reason
+    # a value the provision does state is no false premise; nor is one the asker states about themselves
+    stated = _unit("art_34.par_2", "Notified bodies shall grant micro-enterprises a 50 % reduction of their fees.",
+                   act="32024R1689")
+    assert check(asked, (stated,), ACTS).rule != PREMISE_NOT_STATED
+    assert check("We have 50 staff. Must notified bodies take our size into account?", (fees,), ACTS).answerable
 
 
 def test_what_a_member_state_s_own_law_provides_is_not_in_the_acts():
