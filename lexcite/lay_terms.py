@@ -81,7 +81,11 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
      "controller determines the purposes and means"),  # "who decides whether the code suffices?" is no controller
     # money, people, resources
     (r"\b(?:money|funding|budget|funds)\b", "financial resources"),
-    (r"\b(?:staff|staffing|people to do|headcount|personnel)\b", "human resources"),
+    # "enough staff" are human resources; "our staff's personal data" is employees' data
+    (r"\b(?:staff|staffing|people to do|headcount|personnel)\b(?!['’]s\b|['’] |\s+(?:personal\s+)?(?:data|information|"
+     r"details|records|files)\b)", "human resources"),
+    (r"\b(?:staff|workers|employees|personnel|workforce)(?:['’]s?)? (?:personal )?(?:data|information|details|records|"
+     r"files)\b|\b(?:HR|employee) (?:data|records|files)\b", "employees' personal data in the employment context"),
     (r"\b(?:enough means|the means)\b", "adequate resources"),
     (r"\b(?:appoint(?:s|ed|ing)?|hire|hires|hired|name|names|named)\b"
      r"(?= (?:an?|one|the|our|their|its|someone|somebody)\b)",

@@ -50,6 +50,8 @@ pytestmark = pytest.mark.unit
      "journalistic purposes freedom of expression and information"),
     ("Are paper folders in a cabinet covered?", "filing system other than by automated means"),
     ("Can I sue in my home country?", "habitual residence"),
+    ("May national law set rules for employers handling their staff's personal data?",
+     "employees' personal data in the employment context"),
     ("Can the authority stop us from using the data, even permanently?", "ban on processing limitation"),
     ("Can the authority stop us from using the data, even permanently?", "definitive"),
     ("We deleted a customer's details at her request. What about our partners?", "erasure"),
@@ -65,6 +67,8 @@ def test_nothing_is_added_that_the_question_already_says_or_that_only_looks_alik
     assert "third country" not in acts_terms("We are based in Europe. Does the GDPR apply?")
     assert "cease its activities" not in acts_terms("Can we roll the windows up?")
     assert "real-time" not in acts_terms("I live in Portugal. Can I sue at home?")
+    assert "human resources" not in acts_terms("May national law set rules on our staff's personal data?")
+    assert "human resources" in acts_terms("Must the authority have enough staff?")
     assert "purely personal non-professional activity" not in acts_terms("Can I bring the case at home?")
     assert "journalistic purposes freedom of expression and information" not in acts_terms(
         "Must we report serious incidents?")
