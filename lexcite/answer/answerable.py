@@ -15,7 +15,11 @@ this runs after evidence and before any generator, on the admitted units' text:
    its words, counting only words the admitted units use) -> else refusal; so
    must a sentence stating a time for what a question asks how long to do
    ("How many years must we keep our record ...?": a third of the words of
-   "keep our record ..."). A
+   "keep our record ..."); and a count of something a body has ("How many
+   members does the advisory forum have?") is stated by a sentence naming that
+   body whose number counts that thing ("two co-chairs from among its members"
+   counts co-chairs; "composed of one representative per Member State" counts
+   members). A
    question that names an act ("under the AI Act") is answered by that act's
    admitted units, when any is admitted; one that names a provision ("What
    does Article 16 GDPR ..., and how quickly?") by that provision's units,
@@ -263,6 +267,28 @@ _DURATION_OF = re.compile(r"\b(?:how long|how many (?:working )?(?:hours|days|we
                           r"\b[^?]*?\b(?:to|must|shall|should)\s+(?P<act>[^?]+)", re.I)
 
 
+# "How many members does the AI Act's advisory forum have?": what is counted (members) and whose (the forum). A
+# sentence answers when it names the owner and its number counts the thing: "two co-chairs from among its members"
+# counts co-chairs, "a term of office of two years" years, "one representative per Member State" no members of a
+# forum; "The Board shall be composed of one representative per Member State" counts the Board's members.
+_OWNER = re.compile(r"\bhow many\s+[\w'’ -]+?\s+(?:does|do|did|will|can|may|must|should)\s+(?:the\s+)?"
+                    r"(?P<owner>(?:[\w'’-]+\s+){0,5}?[\w'’-]+)\s+(?:have|has|include|comprise|consist of|hold)\b",
+                    re.I)
+_MEMBER_STATE = re.compile(r"\bMember States?\b")
+_COUNTED = re.compile(r"\b(?:\d[\d ,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+                      r"fifty|hundred)\s+(?P<what>(?:[\w'’-]+\s+){0,2}[\w'’-]+)", re.I)
+_COMPOSED = re.compile(r"\b(?:composed|made up|consist(?:s|ing)?|compris(?:e|es|ing))\s+of\s+(?:\w+\s+){0,2}?"
+                       r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|fifty)\b",
+                       re.I)
+
+
+def _owner(question: str, known: Iterable[str]) -> list[str]:
+    """The stems of whose things a count question counts ("the AI Act's advisory forum": advisori, forum)."""
+    m = _OWNER.search(_asking_sentence(question))
+    known = {k.lower() for k in known}
+    return [t for t in content_terms(m["owner"]) if t not in _GENERIC and t not in known] if m else []
+
+
 def _measured(question: str, known: Iterable[str]) -> tuple[list[str], float]:
     """The stems of the thing a value question measures (see above), or [] when it names none, and the share of
     them a sentence must have to be about it: two thirds of a thing named, a third of an act done in a time
@@ -465,9 +491,16 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     used = {t for text in texts for t in content_terms(text)}
     measured, share = _measured(question, known_names)
     measured = [t for t in measured if _spoken(t, used)]
+    owner = [t for t in _owner(question, known_names) if _spoken(t, used)]
     if measured:
         def about(s: str) -> bool:
             terms = set(content_terms(s))
+            if wanted == {"number"} and owner:  # "How many members does the advisory forum have?"
+                counted = {t for m in _COUNTED.finditer(_MEMBER_STATE.sub(" ", s)) for t in content_terms(m["what"])}
+                if _COMPOSED.search(s):  # "The Board shall be composed of one representative per Member State"
+                    counted |= set(content_terms("members"))
+                return 2 * sum(_spoken(t, terms) for t in owner) >= len(owner) and \
+                    sum(_spoken(t, counted) for t in measured) >= share * len(measured) - 1e-9
             return sum(_spoken(t, terms) for t in measured) >= share * len(measured) - 1e-9
         detail["measured"] = measured
         if not any(_kinds(s, c.payment) & wanted and about(s) for s in sentences):

@@ -325,6 +325,17 @@ def test_a_time_asked_for_an_act_is_stated_only_by_a_sentence_about_that_act():
                  ACTS).answerable
 
 
+def test_a_count_is_stated_only_by_a_number_that_counts_that_thing_of_that_body():
+    forum = _unit("art_67.par_4", "The term of office of the members of the advisory forum shall be two years. It "
+                                  "shall elect two co-chairs from among its members.", act="32024R1689")
+    board = _unit("art_65.par_2", "The Board shall be composed of one representative per Member State.",
+                  act="32024R1689")
+    v = check("How many members does the advisory forum have?", (forum, board), ACTS)
+    assert not v.answerable and v.rule == VALUE_NOT_STATED
+    assert check("How many members does the Board have?", (forum, board), ACTS).answerable
+    assert check("How many co-chairs does the advisory forum have?", (forum, board), ACTS).answerable
+
+
 def test_what_a_member_state_s_own_law_provides_is_not_in_the_acts():
     ids = _unit("art_87", "Member States may further determine the specific conditions for the processing of a "
                           "national identification number or any other identifier of general application.")
