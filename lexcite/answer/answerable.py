@@ -43,7 +43,9 @@ this runs after evidence and before any generator, on the admitted units' text:
    ...", "... of the European Parliament and of the Council") -> refusal: the
    acts can leave a matter to the Commission or a Member State, but what that
    body then decided is not in them; so is a question that asks what a Member
-   State's own law provides ("Which conditions does German law attach ...?");
+   State's own law provides ("Which conditions does German law attach ...?"),
+   or which countries, companies or bodies hold a decision or status now
+   ("Which countries currently have an adequacy decision?");
 4. defined elsewhere: a question asks for the values that make something count
    as a defined term ("How many employees can we have and still count as a
    small mid-cap?"), the admitted definition of that term defers to an
@@ -325,6 +327,14 @@ _NATIONAL_LAW = re.compile(rf"\b(?i:what|which)\b[^?]{{0,80}}?(?:\b(?i:does|do|d
                            r"law)\s+(?i:says|requires|provides|attaches|sets|lays down)\b)")
 
 
+# "Which countries currently have an adequacy decision?", "Which labs are already notified?": who holds a decision or
+# a status now is recorded where it is decided (a Commission decision, a national list), not in the acts
+_NOW_HELD = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?P<who>countries|companies|firms|organi[sz]ations|"
+                       r"bodies|providers|products|systems|states|businesses|labs|models)\b(?:(?!\b(?:has|have) to\b)"
+                       r"[^?])*?\b(?:currently|already|so far|to date|at the moment|right now)\s+"
+                       r"(?:have|has|hold|holds|got|received|obtained|were granted|been|are)\b", re.I)
+
+
 def _national_law(question: str) -> str | None:
     """The Member State's law ("German law") whose content a what/which question asks for, if any."""
     m = _NATIONAL_LAW.search(_asking_sentence(question))
@@ -441,6 +451,12 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
         return Answerability(False, PREMISE_NOT_STATED, f"the question says an act sets {values}, but no admitted "
                                                         "provision states it: the provisions do not contain that rule",
                              {"premise": premise})
+    held = _NOW_HELD.search(_asking_sentence(question)) if in_english(question) else None
+    if held:
+        return Answerability(False, DECIDED_ELSEWHERE, f"the question asks which {held['who'].lower()} have or are "
+                                                       "something now: the acts set the rules, and whom a decision "
+                                                       "was granted to is recorded where it was taken, not in them",
+                             {"body": held["who"]})
     law = _national_law(question)
     if law:
         return Answerability(False, DECIDED_ELSEWHERE, f"the question asks what {law} provides: the acts in the "

@@ -336,6 +336,16 @@ def test_a_count_is_stated_only_by_a_number_that_counts_that_thing_of_that_body(
     assert check("How many co-chairs does the advisory forum have?", (forum, board), ACTS).answerable
 
 
+def test_who_holds_a_decision_now_is_not_in_the_acts():
+    adequacy = _unit("art_45.par_1", "A transfer of personal data to a third country may take place where the "
+                                     "Commission has decided that the third country ensures an adequate level of "
+                                     "protection.")
+    v = check("Which countries currently have an EU adequacy decision?", (adequacy,), ACTS)
+    assert not v.answerable and v.rule == DECIDED_ELSEWHERE and "countries" in v.reason
+    assert check("Which countries can we send data to without safeguards?", (adequacy,), ACTS).answerable
+    assert check("Which providers have to get an adequacy decision?", (adequacy,), ACTS).rule != DECIDED_ELSEWHERE
+
+
 def test_what_a_member_state_s_own_law_provides_is_not_in_the_acts():
     ids = _unit("art_87", "Member States may further determine the specific conditions for the processing of a "
                           "national identification number or any other identifier of general application.")
