@@ -23,6 +23,11 @@ def lexcite_home(tmp_path, monkeypatch):
     monkeypatch.setenv("LEXCITE_HOME", str(home))
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.delenv("LEXCITE_CHROMA_URL", raising=False)
+    # the CLI reads its settings once per command; a test that calls a CLI helper directly must not see the
+    # settings (and the home) of the command an earlier test ran
+    from lexcite.cli import _app
+
+    monkeypatch.setitem(_app._state, "settings", None)
     return home
 
 
