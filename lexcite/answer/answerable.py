@@ -90,6 +90,7 @@ DECIDED_ELSEWHERE = "decided_elsewhere"
 DEFINED_ELSEWHERE = "defined_elsewhere"
 PREMISE_NOT_STATED = "premise_not_stated"
 MIN_SUBJECT = 0.05
+THING_SHARE = 2 / 3  # of the words of the thing a value question names ("how many staff")
 DURATION_SHARE = 1 / 3  # dev: 2/3 refused q012 and dv08 ("hold on to the event records": "keep the logs")
 
 _KIND_WORDS = {"date": "date", "month": "date", "period": "period of time", "amount": "amount", "percent": "percentage",
@@ -277,11 +278,11 @@ _OWNER = re.compile(r"\bhow many\s+[\w'’ -]+?\s+(?:does|do|did|will|can|may|mu
                     r"(?P<owner>(?:[\w'’-]+\s+){0,5}?[\w'’-]+)\s+(?:have|has|include|comprise|consist of|hold)\b",
                     re.I)
 _MEMBER_STATE = re.compile(r"\bMember States?\b")
-_COUNTED = re.compile(r"\b(?:\d[\d ,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
-                      r"fifty|hundred)\s+(?P<what>(?:[\w'’-]+\s+){0,2}[\w'’-]+)", re.I)
-_COMPOSED = re.compile(r"\b(?:composed|made up|consist(?:s|ing)?|compris(?:e|es|ing))\s+of\s+(?:\w+\s+){0,2}?"
-                       r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|fifty)\b",
-                       re.I)
+_COUNT_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|fifty"
+_COUNTED = re.compile(rf"\b(?:\d[\d ,.]*|{_COUNT_WORDS}|hundred)\s+(?P<what>(?:[\w'’-]+\s+){{0,2}}[\w'’-]+)", re.I)
+_COMPOSED = re.compile(rf"\b(?:composed|made up|consist(?:s|ing)?|compris(?:e|es|ing))\s+of\s+(?:\w+\s+){{0,2}}?"
+                       rf"(?:\d|{_COUNT_WORDS})\b", re.I)
+_MEMBERS = frozenset(content_terms("members"))
 
 
 def _owner(question: str, known: Iterable[str]) -> list[str]:
@@ -297,14 +298,19 @@ def _measured(question: str, known: Iterable[str]) -> tuple[list[str], float]:
     ("hold on to the event records it produces automatically": "keep the logs automatically generated")."""
     asking = _asking_sentence(question)
     known = {k.lower() for k in known}
-    m = _HOW_MANY.search(asking) or _VALUE_NOUN.search(asking)
-    phrase = (re.sub(r"^(?:[\w'’-]+\s+)*?of\s+", "", m.group(1)) if " of " in f" {m.group(1)} " else m.group(1)) \
-        if m else ""
-    out = [t for t in content_terms(phrase) if t not in _ASKING and t not in _GENERIC and t not in known]
-    if not out and (d := _DURATION_OF.search(asking)):
-        return [t for t in dict.fromkeys(content_terms(d["act"])) if t not in _ASKING and t not in _GENERIC
-                and t not in known], DURATION_SHARE
-    return out, 2 / 3
+
+    def stems(phrase: str) -> list[str]:
+        return [t for t in content_terms(phrase) if t not in _ASKING and t not in _GENERIC and t not in known]
+
+    if m := _HOW_MANY.search(asking) or _VALUE_NOUN.search(asking):
+        phrase = m.group(1)
+        if " of " in f" {phrase} ":  # "how many hours of training": training
+            phrase = re.sub(r"^(?:[\w'’-]+\s+)*?of\s+", "", phrase)
+        if thing := stems(phrase):
+            return thing, THING_SHARE
+    if d := _DURATION_OF.search(asking):
+        return list(dict.fromkeys(stems(d["act"]))), DURATION_SHARE
+    return [], THING_SHARE
 
 
 # "Which icons has the Commission laid down ...?", "Has Germany decided to allow ...?": what a body has decided, in
@@ -351,9 +357,12 @@ _PREMISE_KINDS = frozenset({"percent", "amount", "period", "number"})
 def _unstated_premise(question: str, texts: Sequence[str]) -> list[str]:
     """The values a sentence of the question says an act sets ("a flat 50 % discount") that no admitted unit
     states, as the question writes them."""
+    claimed = [v for s in split_sentences(question) if _ATTRIBUTES.search(s)
+               for v in read_values(s) if v.kind in _PREMISE_KINDS]
+    if not claimed:
+        return []
     stated = {v.key() for t in texts for v in read_values(t)}
-    return [v.text for s in split_sentences(question) if _ATTRIBUTES.search(s)
-            for v in read_values(s) if v.kind in _PREMISE_KINDS and v.key() not in stated]
+    return [v.text for v in claimed if v.key() not in stated]
 
 
 def authors(title: str) -> frozenset[str]:
@@ -514,7 +523,7 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
             if wanted == {"number"} and owner:  # "How many members does the advisory forum have?"
                 counted = {t for m in _COUNTED.finditer(_MEMBER_STATE.sub(" ", s)) for t in content_terms(m["what"])}
                 if _COMPOSED.search(s):  # "The Board shall be composed of one representative per Member State"
-                    counted |= set(content_terms("members"))
+                    counted |= _MEMBERS
                 return 2 * sum(_spoken(t, terms) for t in owner) >= len(owner) and \
                     sum(_spoken(t, counted) for t in measured) >= share * len(measured) - 1e-9
             return sum(_spoken(t, terms) for t in measured) >= share * len(measured) - 1e-9

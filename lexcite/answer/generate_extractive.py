@@ -603,14 +603,15 @@ class ExtractiveGenerator:
                     blocks[-1] += by_sid[sid]
                 else:
                     blocks.append(list(by_sid[sid]))
+            size = [sum(len(x.text) for x in b) for b in blocks]
             room = self.max_chars - sum(len(x.text) for x in out)
-            if sum(len(x.text) for b in blocks for x in b) > room:
-                kept = []
-                for b in sorted(blocks, key=lambda b: -max(score_of.get(id(x), 0.0) for x in b)):
-                    if sum(len(x.text) for x in b) <= room:
-                        kept.append(b)
-                        room -= sum(len(x.text) for x in b)
-                blocks = [b for b in blocks if any(b is k for k in kept)]
+            if sum(size) > room:
+                kept = set()
+                for n in sorted(range(len(blocks)), key=lambda n: -max(score_of.get(id(x), 0.0) for x in blocks[n])):
+                    if size[n] <= room:
+                        kept.add(n)
+                        room -= size[n]
+                blocks = [b for n, b in enumerate(blocks) if n in kept]
             at = out.index(head) + 1
             for b in blocks:
                 out[at:at] = b
