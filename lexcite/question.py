@@ -16,7 +16,7 @@ import snowballstemmer
 from lexcite._words import ENGLISH_STOPWORDS
 
 __all__ = ["Cues", "cues", "content_terms", "stem", "STOPWORDS", "in_english", "value_secondary",
-           "asks_for_value", "asks_entry_into_force", "question_parts"]
+           "asks_for_value", "asks_entry_into_force", "question_parts", "singular"]
 
 # The question reader also drops modal verbs and the words every question about an act contains.
 STOPWORDS = ENGLISH_STOPWORDS | frozenset("""
@@ -139,6 +139,24 @@ def stem(word: str) -> str:
     for pattern, repl in _DERIVED:
         s = pattern.sub(repl, s)
     return s
+
+
+_PLURAL = ((re.compile(r"([^aeiou])ies$"), r"\1y"), (re.compile(r"(ss|x|z|ch|sh)es$"), r"\1"),
+           (re.compile(r"([^siu])s$"), r"\1"))
+
+
+def singular(phrase: str) -> str:
+    """The phrase, lower-cased, with its last word in the singular: a question names a defined term in the plural
+    ('third parties', 'operators', 'businesses') as often as not, and the acts define the singular."""
+    words = phrase.casefold().split()
+    if not words:
+        return ""
+    for pattern, repl in _PLURAL:
+        last = pattern.sub(repl, words[-1])
+        if last != words[-1]:
+            words[-1] = last
+            break
+    return " ".join(words)
 
 
 _TOKEN = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ'’-]*[A-Za-zÀ-ÿ]|\d+[a-z]?|[A-Za-z]")

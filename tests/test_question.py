@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lexcite.question import content_terms, cues, question_parts, stem
+from lexcite.question import content_terms, cues, question_parts, singular, stem
 
 pytestmark = pytest.mark.unit
 
@@ -125,3 +125,11 @@ def test_provider_and_provision_stay_apart():
 ])
 def test_a_second_question_joined_to_the_first_is_a_part_of_its_own(question, parts):
     assert question_parts(question) == parts
+
+
+@pytest.mark.parametrize(("phrase", "one"), [
+    ("third parties", "third party"), ("Operators", "operator"), ("businesses", "business"),
+    ("supervisory authorities", "supervisory authority"), ("status", "status"), ("analysis", "analysis"),
+    ("personal data", "personal data"), ("", "")])
+def test_singular_puts_the_last_word_of_a_term_in_the_singular(phrase, one):
+    assert singular(phrase) == one

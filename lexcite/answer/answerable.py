@@ -182,6 +182,9 @@ def _absent_names(question: str, texts: Sequence[str], known: Iterable[str]) -> 
             continue
         if low in _LANGUAGES and re.search(r"\b(?:in|into)\s+$", asking[:m.start()]) and "language" in haystack:
             continue  # "can we reply in English?" is answered by the language the provision requires
+        if any(re.search(rf"\b{re.escape(w.lower())}\b", haystack) for term in acts_terms(name) for w in term.split()
+               if w.lower() not in ("ai", "eu")):
+            continue  # a name people use for a notion the acts name otherwise ("Brussels": the Commission)
         out.append(name)
     return list(dict.fromkeys(out))
 

@@ -75,6 +75,7 @@ from lexcite.question import (
     cues,
     in_english,
     question_parts,
+    singular,
     stem,
     value_secondary,
 )
@@ -276,9 +277,9 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
     defined = _DEFINES.search(text)
     if defined and not asks_value:
         forms = [f.casefold() for f in (defined["term"], defined["alias"]) if f]
-        # the term quoted whole, in the plural ('operators'), or its first words ('special categories' for
-        # 'special categories of personal data')
-        if any(term in (q.casefold(), q.casefold().removesuffix("s")) or term.startswith(q.casefold() + " ")
+        # the term quoted whole, in the plural ('operators', 'third parties'), or its first words ('special
+        # categories' for 'special categories of personal data')
+        if any(term in (q.casefold(), singular(q)) or term.startswith(q.casefold() + " ")
                for q in shape.quoted for term in forms):
             bonus += 0.6
         elif c.definition and not shape.quoted and set(content_terms(defined["term"])) & set(q_terms):

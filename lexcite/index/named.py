@@ -30,7 +30,7 @@ import numpy as np
 
 from lexcite.index.chunks import Passage
 from lexcite.index.manifest import write_atomic
-from lexcite.question import cues
+from lexcite.question import cues, singular
 from lexcite.references import ActNames, find_references
 
 __all__ = ["Named", "NamedCandidates", "defined_term", "defined_terms", "terms_path", "save_terms", "load_terms"]
@@ -130,7 +130,9 @@ class Named:
         terms = {t: [position[k] for k in keys if k in position] for t, keys in by_key.items()}
         terms |= _short_forms(terms)
         longest_first = sorted(terms, key=len, reverse=True)  # "AI system" before "system"
-        alternatives = "|".join(re.escape(t) for t in longest_first)
+        # a term in y is named in the plural in ies ("third parties"); `find` reads it back in the singular
+        alternatives = "|".join(f"{re.escape(t[:-1])}(?:y|ies)" if re.search(r"[^aeiou]y$", t) else re.escape(t)
+                                for t in longest_first)
         pattern = re.compile(rf"(?<![\w-])({alternatives})(?:e?s)?(?![\w-])", re.I) if longest_first else None
         return terms, pattern
 
@@ -162,6 +164,7 @@ class Named:
             known, pattern = self._defined
             for m in pattern.finditer(query):
                 term = " ".join(m[1].lower().split())
+                term = term if term in known else singular(term)
                 if term in known and term not in terms and len(terms) < _MAX_TERMS:
                     terms.append(term)
                     defs.extend(i for i in known[term] if mask[i] and i not in defs)

@@ -219,10 +219,9 @@ def test_a_yes_no_question_with_its_date_as_a_second_part():
 
 
 def _evidence(*texts: str) -> tuple:
-    from lexcite.contract import CitationRef, Evidence
-
-    return tuple(Evidence(sid=f"S{i}", ref=CitationRef.parse(f"32024R1689@2026-07-27#art_3.pnt_{i}"), title="Article 3",
-                          text=t, status="current", binding=True, source_url="") for i, t in enumerate(texts, 1))
+    """Points (1), (2), ... of the amended AI Act's Article 3, one per text."""
+    return tuple(_unit(f"art_3.pnt_{i}", t, "32024R1689@2026-07-27", sid=f"S{i}", title="Article 3")
+                 for i, t in enumerate(texts, 1))
 
 
 # the Digital Omnibus's definition, as the amended AI Act reads it (Article 3, point (14b))
@@ -274,10 +273,12 @@ def test_ask_refuses_with_the_reason_before_any_generator_and_the_trace_keeps_th
     assert doc["trace"]["params"]["answerability"]["rule"] == VALUE_NOT_STATED
 
 
-def _unit(unit: str, text: str, act: str = "32016R0679"):
+def _unit(unit: str, text: str, act: str = "32016R0679", sid: str = "S1", title: str = ""):
+    """One admitted unit; `act` without a version is read at 2016-05-04."""
     from lexcite.contract import CitationRef, Evidence
 
-    return Evidence(sid="S1", ref=CitationRef.parse(f"{act}@2016-05-04#{unit}"), title=unit, text=text,
+    version = act if "@" in act else f"{act}@2016-05-04"
+    return Evidence(sid=sid, ref=CitationRef.parse(f"{version}#{unit}"), title=title or unit, text=text,
                     status="current", binding=True, source_url="")
 
 
@@ -366,3 +367,13 @@ def test_the_provision_a_value_question_names_is_its_subject():
     # not named: the question's own words are the subject, and the unit shares none of them
     unnamed = "What can I do about my wrong address and old job title, and how quickly?"
     assert check(unnamed, (rectify,), ACTS).rule == VALUE_NOT_STATED
+
+
+def test_a_name_people_use_for_a_body_the_units_name_is_not_absent():
+    review = _unit("art_112.par_1", "1. The Commission shall assess the need for amendment of the list set out in "
+                                    "Annex III once a year.", act="32024R1689")
+    assert check("How often does Brussels look at whether the high-risk list should change?", (review,),
+                 ACTS).answerable
+    v = check("How often does Brussels look at whether the high-risk list should change?",
+              (_unit("art_7.par_1", "1. Member States shall review Annex III.", act="32024R1689"),), ACTS)
+    assert not v.answerable and "'Brussels'" in v.reason

@@ -352,3 +352,10 @@ def test_a_list_too_long_to_quote_whole_keeps_the_points_that_answer_with_their_
     assert quoted[0] == "S1" and "S6" in quoted and len(quoted) < 6  # the point on energy, not the first ones
     whole = [s.sids[0] for s in parse_draft(ExtractiveGenerator().generate(question, evidence).text)]
     assert whole == ["S1", "S2", "S3", "S4", "S5", "S6"]  # in document order, each point after its list's head
+
+
+def test_a_term_quoted_in_the_plural_gets_the_definition_of_the_singular(units):
+    # GDPR Article 4: 'recipient' (9) mentions "a third party"; 'third party' (10) is the notion asked about
+    _, quoted = answer(units, "The GDPR keeps talking about 'third parties'. Is our payroll provider one of them?",
+                       f"{GDPR}#art_4.pnt_9", f"{GDPR}#art_4.pnt_10")
+    assert quoted[0][1] == "art_4.pnt_10" and "‘third party’ means" in quoted[0][0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from lexcite.catalog import Catalog
@@ -48,6 +49,16 @@ class TestOnTheRealActs:
                                           "infringement", "subject"} & ai
         assert len(gdpr) == 26 - 4 and not {"main establishment", "supervisory authority concerned",
                                             "cross-border processing", "consent"} & gdpr
+
+    def test_a_term_named_in_the_plural_finds_the_definition_of_the_singular(self, real):
+        ps, acts = real
+        named = Named(ps, acts)
+        mask = np.ones(len(ps), dtype=bool)
+        for question, term, unit in (("What does the GDPR mean by third parties?", "third party", "art_4.pnt_10"),
+                                     ("What are processors in GDPR terms?", "processor", "art_4.pnt_8")):
+            found = named.find(question, mask, [GDPR])
+            assert term in found.terms
+            assert any(str(ps[i].record.unit.ref).endswith(f"#{unit}") for i in found.definitions)
 
     def test_the_saved_list_is_what_reading_the_passages_gives(self, real, tmp_path):
         ps, acts = real
