@@ -167,14 +167,18 @@ def content_terms(text: str) -> list[str]:
     return list(_content_terms(text))
 
 
+# "we're", "I've", "it's": the pronoun stays (a stopword), the clitic goes; "don't", "isn't" are function words
+_CLITIC = re.compile(r"'(?:re|ve|m|d|ll|s)$")
+
+
 @lru_cache(maxsize=8192)
 def _content_terms(text: str) -> tuple[str, ...]:
     # one question reads the same evidence sentences in the answerability check, the generator and the
     # conflict finder: each is tokenised once
     out: list[str] = []
     for tok in _TOKEN.findall(text):
-        t = tok.lower().strip("'’-")
-        if len(t) < 2 or t in STOPWORDS:
+        t = _CLITIC.sub("", tok.lower().replace("’", "'").strip("'-"))
+        if len(t) < 2 or t in STOPWORDS or t.endswith("n't"):
             continue
         out.append(stem(t))
         if "-" in t:

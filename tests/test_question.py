@@ -133,3 +133,9 @@ def test_a_second_question_joined_to_the_first_is_a_part_of_its_own(question, pa
     ("personal data", "personal data"), ("", "")])
 def test_singular_puts_the_last_word_of_a_term_in_the_singular(phrase, one):
     assert singular(phrase) == one
+
+
+def test_contractions_are_no_content_words():
+    # "We're" is no word of the law: as a term it would weigh as the rarest word of every question
+    assert content_terms("We're sure it's fine, but don't we need the controller’s consent? I've asked.") == \
+        ["sure", "fine", "need", "control", "consent", "ask"]
