@@ -359,3 +359,21 @@ def test_a_term_quoted_in_the_plural_gets_the_definition_of_the_singular(units):
     _, quoted = answer(units, "The GDPR keeps talking about 'third parties'. Is our payroll provider one of them?",
                        f"{GDPR}#art_4.pnt_9", f"{GDPR}#art_4.pnt_10")
     assert quoted[0][1] == "art_4.pnt_10" and "‘third party’ means" in quoted[0][0]
+
+
+
+def test_the_sentence_that_asks_outweighs_the_situation_described_before_it():
+    # the bank's own situation shares four words with the logging duty, the question asked three with the guidelines
+    from lexcite.contract import CitationRef, Evidence
+
+    def unit(sid: str, unit: str, text: str) -> Evidence:
+        return Evidence(sid=sid, ref=CitationRef.parse(f"32024R1689@2024-07-12#{unit}"), title=unit, text=text,
+                        status="current", binding=True, source_url="")
+
+    evidence = (unit("S1", "art_96.par_1", "1. The Commission shall publish guidelines on the practical "
+                                           "implementation of this Regulation."),
+                unit("S2", "art_26.par_9", "9. Banks shall keep the logs of credit scoring systems."))
+    draft = ExtractiveGenerator(max_units=1).generate(
+        "We're a bank using a credit scoring system to decide on loans. Will the Commission publish guidelines on it?",
+        evidence)
+    assert draft.text.startswith("The Commission shall publish guidelines") and "[S1]" in draft.text
