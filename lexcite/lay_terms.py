@@ -155,7 +155,10 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:standing|permanent|automatic|fixed) (?:seats?|members?|membership|places?)\b", "permanent members"),
     (r"\b(?:chance|opportunity|time) to (?:fix|correct|remedy|put right|sort out)\b|"
      r"\bfix (?:it|this|that|the problems?|things) first\b", "put an end to the non-compliance"),
-    (r"\b(?:at|on) (?:the )?(?:EU|European|Union) level\b|\bEU-level\b|\bBrussels\b", "Commission AI Office"),
+    # "tell Brussels", "does Brussels look at": the institutions; "our Brussels office" is a place
+    (r"\b(?:at|on) (?:the )?(?:EU|European|Union) level\b|\bEU-level\b|"
+     r"(?<!\bour )(?<!\bmy )(?<!\btheir )\bBrussels\b(?! (?:office|branch|headquarters|premises|site|team)s?\b)",
+     "Commission AI Office"),
     (r"\b(?:separate|several|multiple) (?:applications?|filings?)\b|\bapply (?:separately|again|twice)\b",
      "single application"),
     (r"\b(?:coach(?:es|ed|ing)?|consult(?:ing|ants?)|advisory services|paid advice)\b", "consultancy services"),
