@@ -90,7 +90,12 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:appoint(?:s|ed|ing)?|hire|hires|hired|name|names|named)\b"
      r"(?= (?:an?|one|the|our|their|its|someone|somebody)\b)",
      "designate"),  # the GDPR designates its data protection officer; the AI Act appoints its representative
-    (r"\b(?:qualifications?|credentials|skills?|expertise)\b", "professional qualities expert knowledge"),
+    # a person's qualifications; the skills a workforce needs to use AI are the AI Act's AI literacy
+    (r"\b(?:qualifications?|credentials|expertise|"
+     r"(?<!\bAI )skills?(?! (?:in|with|for|around) (?:using )?(?:AI|artificial intelligence)\b))\b",
+     "professional qualities expert knowledge"),
+    (r"\b(?:AI|artificial intelligence) (?:skills?|know-how|competences?|training)\b|"
+     r"\bskills? (?:in|with|for|around) (?:using )?(?:AI|artificial intelligence)\b", "AI literacy"),
     (r"\b(?:permission|approval|permit|sign-off|green light)\b", "authorisation"),
     (r"\b(?:clos(?:e|es|ed|ing)|shut(?:s|ting)?|wind(?:s|ing)?) (?:down|up)\b|\bgo(?:es|ing)? out of business\b|"
      r"\bstop(?:s|ped|ping)? (?:its|their|our|the) (?:business|activities|work)\b", "cease its activities"),

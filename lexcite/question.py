@@ -48,10 +48,11 @@ _CUES = {
     "amount": r"\b(?:how much|fines?|penalt(?:y|ies)|amount|sanctions?|eur|euros?)\b|€",
     "percent": r"\b(?:percent|per cent|percentage|share of|turnover)\b|%",
     "power": r"\b(?:flops?|floating[- ]point|compute|computation|training compute)\b",
-    "definition": r"^(?:what (?:is|are) (?:an? |the )?|what does .* mean|define|definition|meaning of|"
-                  r"what counts as|what is meant by)|\bdefin(?:e|ed|ition)\b|"
-                  # "what 'provider' means", not "enough means to enforce" or "by means of"
-                  r"\bwhat\b[^?]{0,60}\bmeans?\b(?!\s+(?:of|to|for)\b)|"
+    "definition": r"^(?:what (?:is|are) (?:an? |the )?|what does .* mean\b(?! in practice)|define|definition|"
+                  r"meaning of|what counts as|what is meant by)|\bdefin(?:e|ed|ition)\b|"
+                  # "what 'provider' means", not "enough means to enforce", "by means of" or "what the duty
+                  # means in practice" (how to comply, not what the term covers)
+                  r"\bwhat\b[^?]{0,60}\bmeans?\b(?!\s+(?:of|to|for|in practice)\b)|"
                   r"\b(?:counts?|qualif(?:y|ies)) as\b|\bin (?:\w+ |the act's )?terms\b(?! of)|"
                   # "What does the AI Act call that?", "What type of personal data is that?": the defined term
                   r"\bwhat (?:does|do) (?:the |this |that )?(?:[\w-]+ ){0,3}call\b|\bwhat is (?:that|this|it) called\b|"

@@ -43,6 +43,8 @@ pytestmark = pytest.mark.unit
     ("Do we get a chance to fix it before they act?", "put an end to the non-compliance"),
     ("Is our model supervised nationally or at EU level?", "Commission AI Office"),
     ("Must we tell Brussels about the lab we approved?", "Commission AI Office"),
+    ("What does the staff AI skills duty mean for a small firm?", "AI literacy"),
+    ("Must we train our people in skills for using AI?", "AI literacy"),
     ("Must we file separate applications under each law?", "single application"),
     ("May our notified body also coach us for a fee?", "consultancy services"),
     ("We had passed the data on to two partner companies. Must we tell them?",
@@ -76,6 +78,9 @@ def test_nothing_is_added_that_the_question_already_says_or_that_only_looks_alik
     # a breach of the rules is an infringement, not a personal data breach
     assert "personal data breach" not in acts_terms("Can the regulator stack a separate fine for each breach?")
     assert "personal data breach" not in acts_terms("What is the fine for a breach of the AI Act?")
+    # a workforce's AI skills are AI literacy, not a data protection officer's qualifications
+    assert "professional qualities expert knowledge" not in acts_terms("What does the staff AI skills duty mean?")
+    assert "professional qualities expert knowledge" in acts_terms("What skills must our DPO have?")
     # a place, not the institutions the city stands for
     assert "Commission AI Office" not in acts_terms("Inspectors visit our Brussels office. Who pays for damage?")
     # "who decides whether the code suffices" asks about no controller

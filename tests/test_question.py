@@ -50,6 +50,8 @@ def test_a_definition_question_is_recognised():
 def test_means_as_resources_or_as_a_way_asks_no_definition():
     assert not cues("Does the AI Office have enough means to enforce the rules?").definition
     assert not cues("Can consent be given by means of a tick box?").definition
+    assert not cues("What does the AI literacy duty mean in practice for us?").definition  # how to comply
+    assert not cues("We can't work out what the staff AI skills duty means in practice.").definition
 
 
 def test_content_terms_drop_stop_words_and_keep_compounds_whole_and_split():

@@ -126,7 +126,7 @@ _POINT_START = re.compile(r"^\s*(?:and\s+|or\s+)?\((?:[a-z]{1,3}|[ivx]{1,5}|\d{1
 _LIST_INTRO = re.compile(r":\s*(?:\((?:a|i|1)\)\s|$)")
 # a recital's sentence that only restates the definition ("should be defined as ...") explains nothing more
 _RESTATES = re.compile(r"\b(?:should be (?:defined|understood) as|means)\b", re.I)
-_QUOTED = re.compile(r"[‘'\"“]([^’'\"”]{2,60})[’'\"”]")
+_QUOTED = re.compile(r"(?<!\w)[‘'\"“]([^’'\"”]{2,60})[’'\"”](?!\w)")  # not the apostrophes of "we're", "can't"
 _YES_NO = re.compile(r"^(?:is|are|am|can|could|may|might|must|do|does|did|shall|should|will|would|has|have|"
                      r"need)\b", re.I)
 _LIST = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,3}(?:categories|kinds|types|information|duties|obligations|"

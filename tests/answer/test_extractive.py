@@ -377,3 +377,9 @@ def test_the_sentence_that_asks_outweighs_the_situation_described_before_it():
         "We're a bank using a credit scoring system to decide on loans. Will the Commission publish guidelines on it?",
         evidence)
     assert draft.text.startswith("The Commission shall publish guidelines") and "[S1]" in draft.text
+
+
+def test_the_apostrophes_of_contractions_quote_no_term():
+    shape = shape_of("We're a small firm and can't tell: what counts as a 'serious incident'?")
+    assert shape.quoted == ("serious incident",)
+    assert shape_of("We're a bank and can't check it ourselves. Is that allowed?").quoted == ()
