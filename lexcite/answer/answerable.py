@@ -45,7 +45,9 @@ this runs after evidence and before any generator, on the admitted units' text:
    body then decided is not in them; so is a question that asks what a Member
    State's own law provides ("Which conditions does German law attach ...?"),
    or which countries, companies or bodies hold a decision or status now
-   ("Which countries currently have an adequacy decision?");
+   ("Which countries currently have an adequacy decision?"), or who holds an
+   office now ("Who is the current chair of the Board?": an election names her,
+   not the act);
 4. defined elsewhere: a question asks for the values that make something count
    as a defined term ("How many employees can we have and still count as a
    small mid-cap?"), the admitted definition of that term defers to an
@@ -344,6 +346,16 @@ _NOW_HELD = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?P<who>countries
                        r"(?:have|has|hold|holds|got|received|obtained|were granted|been|are)\b", re.I)
 
 
+# "Who is the current chair of the Board?", "Who heads the AI Office now?": the acts create offices and say how they
+# are filled; who holds one is decided by an appointment or an election, and no act names the person
+_OFFICE = r"(?:chair(?:person|man|woman)?|deputy chairs?|head|president|director|executive director|secretary|leader)"
+_NOW_OFFICE = re.compile(rf"\bwho\s+(?:is|are)\s+(?:the\s+)?(?:[\w-]+['’]s\s+)?(?:current|present|sitting|incumbent)\s+"
+                         rf"(?:[\w-]+\s+){{0,3}}?(?P<office>{_OFFICE})\b|"
+                         rf"\bwho\s+(?:currently|now)\s+(?P<verb>chairs|heads|leads|runs)\b|"
+                         rf"\bwho\s+(?P<verb2>chairs|heads|leads|runs)\b[^?]{{0,60}}\b(?:now|currently|at the moment|"
+                         rf"right now|today|these days)\b", re.I)
+
+
 def _national_law(question: str) -> str | None:
     """The Member State's law ("German law") whose content a what/which question asks for, if any."""
     m = _NATIONAL_LAW.search(_asking_sentence(question))
@@ -469,6 +481,11 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
                                                        "something now: the acts set the rules, and whom a decision "
                                                        "was granted to is recorded where it was taken, not in them",
                              {"body": held["who"]})
+    office = _NOW_OFFICE.search(_asking_sentence(question)) if in_english(question) else None
+    if office:
+        return Answerability(False, DECIDED_ELSEWHERE, "the question asks who holds an office now: the acts set up "
+                                                       "the office and how it is filled, but do not name who holds it",
+                             {"body": office.group(0)})
     law = _national_law(question)
     if law:
         return Answerability(False, DECIDED_ELSEWHERE, f"the question asks what {law} provides: the acts in the "

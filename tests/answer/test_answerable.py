@@ -347,6 +347,17 @@ def test_who_holds_a_decision_now_is_not_in_the_acts():
     assert check("Which providers have to get an adequacy decision?", (adequacy,), ACTS).rule != DECIDED_ELSEWHERE
 
 
+def test_who_holds_an_office_now_is_not_in_the_acts():
+    chair = _unit("art_73.par_1", "The Board shall elect a chair and two deputy chairs from amongst its members by "
+                                  "simple majority.")
+    v = check("Who is the current chair of the Board?", (chair,), ACTS)
+    assert not v.answerable and v.rule == DECIDED_ELSEWHERE and "office" in v.reason
+    assert check("Who heads the Board at the moment?", (chair,), ACTS).rule == DECIDED_ELSEWHERE
+    # how the office is filled is in the act
+    assert check("Who elects the chair of the Board?", (chair,), ACTS).answerable
+    assert check("Who is the chair of the Board elected by?", (chair,), ACTS).answerable
+
+
 def test_what_a_member_state_s_own_law_provides_is_not_in_the_acts():
     ids = _unit("art_87", "Member States may further determine the specific conditions for the processing of a "
                           "national identification number or any other identifier of general application.")
