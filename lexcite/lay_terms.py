@@ -158,6 +158,8 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
      r"(?:check|assess|certify) (?:\w+ ){0,3}ourselves|(?:check|assessment|procedure) we (?:run|do) ourselves|"
      r"without an? (?:outside|external|third-party) (?:certifier|body|auditor|assessor))\b", "internal control"),
     (r"\b(?:standing|permanent|automatic|fixed) (?:seats?|members?|membership|places?)\b", "permanent members"),
+    # "Who sits on the Board?": the acts say what a body "shall be composed of"
+    (r"\b(?:sits?|sitting|seats?|serves?|serving) on\b|\bwho (?:is|are) on\b", "composed"),
     (r"\b(?:chance|opportunity|time) to (?:fix|correct|remedy|put right|sort out)\b|"
      r"\bfix (?:it|this|that|the problems?|things) first\b", "put an end to the non-compliance"),
     # "tell Brussels", "does Brussels look at": the institutions; "our Brussels office" is a place

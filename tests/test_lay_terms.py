@@ -42,6 +42,7 @@ pytestmark = pytest.mark.unit
     ("Who has a standing seat on the advisory forum?", "permanent members"),
     ("Do we get a chance to fix it before they act?", "put an end to the non-compliance"),
     ("Is our model supervised nationally or at EU level?", "Commission AI Office"),
+    ("Who actually sits on the Board?", "composed"),
     ("Must we tell Brussels about the lab we approved?", "Commission AI Office"),
     ("What does the staff AI skills duty mean for a small firm?", "AI literacy"),
     ("Must we train our people in skills for using AI?", "AI literacy"),
