@@ -189,7 +189,11 @@ def _content_terms(text: str) -> tuple[str, ...]:
 
 _ENGLISH = frozenset("the a an is are do does of to in for and or what which who when how can must our we i my".split())
 _OTHER = frozenset("di che per il la le gli sono è da del della un una chi quali quando come lo dei delle nel der die "
-                   "das und ist wer wann les des est qui quand que el los las es quién cuándo".split())
+                   "das und ist wer wann les des est qui quand que el los las es quién cuándo "
+                   "cosa quale non deve devono può possono ai al alla alle sul sulla "  # Italian
+                   "muss müssen kann können welche nicht für mit eine einen "  # German
+                   "doit doivent peut peuvent quelles quels quel pour une dans "  # French
+                   "qué cuál cuáles debe deben puede pueden para".split())  # Spanish
 
 
 def in_english(question: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lexcite.question import content_terms, cues, question_parts, singular, stem
+from lexcite.question import content_terms, cues, in_english, question_parts, singular, stem
 
 pytestmark = pytest.mark.unit
 
@@ -141,3 +141,17 @@ def test_contractions_are_no_content_words():
     # "We're" is no word of the law: as a term it would weigh as the rarest word of every question
     assert content_terms("We're sure it's fine, but don't we need the controller’s consent? I've asked.") == \
         ["sure", "fine", "need", "control", "consent", "ask"]
+
+
+@pytest.mark.parametrize("question", [
+    "articolo 50, paragrafo 2: cosa devono fare i fornitori che generano contenuti sintetici?",
+    "Welche Pflichten muss ein Anbieter erfüllen?",
+    "Quelles obligations doit respecter un fournisseur?",
+    "¿Qué debe hacer un proveedor?",
+])
+def test_a_question_in_another_language_is_recognised(question):
+    assert not in_english(question)
+
+
+def test_an_english_question_is_english():
+    assert in_english("Can a provider in Italy use the system for the police?")
