@@ -19,7 +19,9 @@ this runs after evidence and before any generator, on the admitted units' text:
    members does the advisory forum have?") is stated by a sentence naming that
    body whose number counts that thing ("two co-chairs from among its members"
    counts co-chairs; "composed of one representative per Member State" counts
-   members). A
+   members). A question asking how long a thing itself lasts ("How long does
+   our accreditation last?") is answered by a sentence stating a period for
+   that thing (two thirds of its words), whatever else it says of the asker. A
    question that names an act ("under the AI Act") is answered by that act's
    admitted units, when any is admitted; one that names a provision ("What
    does Article 16 GDPR ..., and how quickly?") by that provision's units,
@@ -275,6 +277,13 @@ _DURATION_OF = re.compile(r"\b(?:how long|how many (?:working )?(?:hours|days|we
                           r"\b[^?]*?\b(?:to|must|shall|should)\s+(?P<act>[^?]+)", re.I)
 
 
+# "How long does our accreditation last?", "How long is that mandate?": how long a thing itself lasts; a sentence that
+# states a period for that thing answers it, whatever else the question says about the asker's situation
+_LASTS = re.compile(r"\bhow long (?:does|do|will|would|is|are)\s+(?P<thing>(?:[\w'’-]+\s+){0,4}?[\w'’-]+?)\s+"
+                    r"(?:last|lasts|stay|stays|remain|remains|run|runs|be valid|valid|good for)\b|"
+                    r"\bhow long (?:is|are)\s+(?P<thing2>(?:[\w'’-]+\s+){0,4}?[\w'’-]+?)\s*(?:[?,;]|$|\s+and\b)", re.I)
+
+
 # "How many members does the AI Act's advisory forum have?": what is counted (members) and whose (the forum). A
 # sentence answers when it names the owner and its number counts the thing: "two co-chairs from among its members"
 # counts co-chairs, "a term of office of two years" years, "one representative per Member State" no members of a
@@ -295,6 +304,14 @@ def _owner(question: str, known: Iterable[str]) -> list[str]:
     m = _OWNER.search(_asking_sentence(question))
     known = {k.lower() for k in known}
     return [t for t in content_terms(m["owner"]) if t not in _GENERIC and t not in known] if m else []
+
+
+def _lasting(question: str, known: Iterable[str]) -> list[str]:
+    """The stems of the thing whose own duration a question asks ("How long does our accreditation last?")."""
+    m = _LASTS.search(_asking_sentence(question))
+    known = {k.lower() for k in known}
+    phrase = (m["thing"] or m["thing2"]) if m else ""
+    return [t for t in content_terms(phrase) if t not in _ASKING and t not in _GENERIC and t not in known]
 
 
 def _measured(question: str, known: Iterable[str]) -> tuple[list[str], float]:
@@ -534,6 +551,11 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     # only words the admitted units use: the question's own word may be a lay one for a notion the acts name
     # otherwise ("customers" for "recipients of the service"), and says nothing of what they leave unstated
     used = {t for text in texts for t in content_terms(text)}
+    lasting = [t for t in _lasting(question, known_names) if _spoken(t, used)]
+    if lasting and any(_kinds(s, c.payment) & wanted and
+                       sum(_spoken(t, set(content_terms(s))) for t in lasting) >= THING_SHARE * len(lasting) - 1e-9
+                       for s in sentences):
+        return Answerability(True, detail={**detail, "lasting": lasting})
     measured, share = _measured(question, known_names)
     measured = [t for t in measured if _spoken(t, used)]
     owner = [t for t in _owner(question, known_names) if _spoken(t, used)]

@@ -388,3 +388,18 @@ def test_a_name_people_use_for_a_body_the_units_name_is_not_absent():
     v = check("How often does Brussels look at whether the high-risk list should change?",
               (_unit("art_7.par_1", "1. Member States shall review Annex III.", act="32024R1689"),), ACTS)
     assert not v.answerable and "'Brussels'" in v.reason
+
+
+def test_how_long_a_thing_lasts_is_answered_by_the_period_stated_for_that_thing():
+    accreditation = _unit("art_43.par_4", "The certification bodies referred to in paragraph 1 shall be responsible "
+                                          "for the proper assessment leading to the certification. The accreditation "
+                                          "shall be issued for a maximum period of five years and may be renewed on "
+                                          "the same conditions.")
+    asked = ("We're a private company accredited to check other firms' GDPR compliance and hand out privacy seals. "
+             "How long does our accreditation last, and can we get it extended once it runs out?")
+    v = check(asked, (accreditation,), ACTS)
+    assert v.answerable and v.detail["lasting"] == ["accredit"]
+    # a period stated for something else does not say how long the thing asked about lasts
+    other = _unit("art_43.par_5", "The certification body shall inform the supervisory authority within one month "
+                                  "of granting or withdrawing a certification.")
+    assert check("How long does our accreditation last?", (other,), ACTS).rule == VALUE_NOT_STATED
