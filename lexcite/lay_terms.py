@@ -158,6 +158,10 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
      r"(?:check|assess|certify) (?:\w+ ){0,3}ourselves|(?:check|assessment|procedure) we (?:run|do) ourselves|"
      r"without an? (?:outside|external|third-party) (?:certifier|body|auditor|assessor))\b", "internal control"),
     (r"\b(?:standing|permanent|automatic|fixed) (?:seats?|members?|membership|places?)\b", "permanent members"),
+    # an office held for a time: the acts' "term of office" (of a chair, of a supervisory authority's members)
+    (r"\b(?:the|that|this|her|his|their|its|a|whose) (?:[\w-]+ )?(?:mandate|tenure|stint)\b|"
+     r"\b(?:[\w-]+-year|first|second|new) terms?\b(?! of)|\bterms?\b(?= (?:is|lasts?|runs?|ends?)\b)|"
+     r"\bserves? in office\b", "term of office"),
     # "Who sits on the Board?": the acts say what a body "shall be composed of"
     (r"\b(?:sits?|sitting|seats?|serves?|serving) on\b|\bwho (?:is|are) on\b", "composed"),
     (r"\b(?:chance|opportunity|time) to (?:fix|correct|remedy|put right|sort out)\b|"

@@ -43,6 +43,8 @@ pytestmark = pytest.mark.unit
     ("Do we get a chance to fix it before they act?", "put an end to the non-compliance"),
     ("Is our model supervised nationally or at EU level?", "Commission AI Office"),
     ("Who actually sits on the Board?", "composed"),
+    ("How long is that mandate, and could she be picked again?", "term of office"),
+    ("It wants to appoint its commissioners for three-year terms. Is that allowed?", "term of office"),
     ("Must we tell Brussels about the lab we approved?", "Commission AI Office"),
     ("What does the staff AI skills duty mean for a small firm?", "AI literacy"),
     ("Must we train our people in skills for using AI?", "AI literacy"),
@@ -82,6 +84,7 @@ def test_nothing_is_added_that_the_question_already_says_or_that_only_looks_alik
     # a workforce's AI skills are AI literacy, not a data protection officer's qualifications
     assert "professional qualities expert knowledge" not in acts_terms("What does the staff AI skills duty mean?")
     assert "professional qualities expert knowledge" in acts_terms("What skills must our DPO have?")
+    assert "term of office" not in acts_terms("In terms of the GDPR, can I mandate a consumer group in the long term?")
     # a place, not the institutions the city stands for
     assert "Commission AI Office" not in acts_terms("Inspectors visit our Brussels office. Who pays for damage?")
     # "who decides whether the code suffices" asks about no controller

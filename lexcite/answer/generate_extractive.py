@@ -23,7 +23,9 @@ Choosing what to quote happens in two steps.
      question names or quotes; for a yes/no question the operative sentence
      that decides it (a prohibition, an obligation, a permission, and most of
      all an exception or a "does not apply" clause when it asks whether
-     something applies, read from the sentence that asks); for "who/which
+     something applies, read from the sentence that asks; and the sentence
+     setting a limit of the kind of value the question states: "Is a
+     three-year term allowed?" is decided by "no less than four years"); for "who/which
      authority" a sentence naming an actor, for "where do we send ...?" the one
      saying where it goes ("shall submit ... to the notifying authority"); for a
      question about a duty ("When is a company obliged to ...?") the sentence
@@ -180,6 +182,10 @@ class Shape:
     duty: str = ""  # the stem of the verb a "who has to ...?" question asks the actor of ("regist")
     recipient: bool = False  # it asks where or to whom something is sent ("Where do we send our application?")
     foreign: bool = False  # not written in English: word overlap with the English text says nothing
+    stated: frozenset[str] = frozenset()  # kinds of value the question itself states ("three-year terms": a period)
+
+
+_STATED_KINDS = frozenset({"date", "month", "period", "amount", "percent"})
 
 
 def _asking(question: str) -> str:
@@ -200,7 +206,8 @@ def shape_of(question: str) -> Shape:
                                             for m in _ACTOR_Q.finditer(" ".join((q, *acts_terms(q)))))),
                  quoted=tuple(_QUOTED.findall(q)),
                  duty=stem(m[1]) if (m := _WHO_DUTY.search(q)) else "", foreign=not in_english(q),
-                 recipient=bool(_RECIPIENT_Q.search(asking)))
+                 recipient=bool(_RECIPIENT_Q.search(asking)),
+                 stated=frozenset(v.kind for v in read_values(q) if v.kind in _STATED_KINDS))
 
 
 def _does_duty(text: str, duty: str) -> bool:
@@ -289,6 +296,9 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
         elif c.definition:
             bonus += 0.05
     if (c.permission or shape.yes_no) and not asks_value:
+        # "Is a three-year term allowed?": decided by the sentence that sets the limit, a value of that kind
+        if values & shape.stated:
+            bonus += STATED_VALUE
         if shape.applies and _EXCEPT.search(text):
             # the act's own scope exclusion ("This Regulation does not apply to ...") decides most of all
             bonus += 0.3 + (0.2 if _OUT_OF_SCOPE.search(text) else 0.0)
@@ -336,6 +346,7 @@ _LEAST = re.compile(r"\b(?:minimum|lowest|smallest|least)\b", re.I)
 HEADING_WEIGHT = 0.7
 OBLIGED = 0.1  # dev: 0.05 to 0.2 alike
 STANDARD_OF_TIME = 0.25
+STATED_VALUE = 0.15  # a yes/no question stating a value of the kind the sentence states (dev: 0.1 to 0.25 alike)
 BEARER = 0.2  # dev: 0.05 < 0.1 < 0.2 = 0.3
 PREAMBLE_WEIGHT = 0.75  # a word only the sentences before the asking one use (dev: 0.6 and 0.85 each lose an old
 # question that 0.75 keeps; 0.75 gains dz14 and ec12 and loses none)

@@ -383,3 +383,21 @@ def test_the_apostrophes_of_contractions_quote_no_term():
     shape = shape_of("We're a small firm and can't tell: what counts as a 'serious incident'?")
     assert shape.quoted == ("serious incident",)
     assert shape_of("We're a bank and can't check it ourselves. Is that allowed?").quoted == ()
+
+
+def test_a_yes_no_question_stating_a_value_is_decided_by_the_limit_of_that_kind():
+    from lexcite.contract import CitationRef, Evidence
+
+    def unit(sid: str, unit: str, text: str) -> Evidence:
+        return Evidence(sid=sid, ref=CitationRef.parse(f"32016R0679@2016-05-04#{unit}"), title=unit, text=text,
+                        status="current", binding=True, source_url="")
+
+    evidence = (unit("S1", "art_53.par_1", "1. Member States shall provide for each member of their supervisory "
+                                           "authorities to be appointed by means of a transparent procedure."),
+                unit("S2", "art_54.par_1.pnt_d", "(d) the duration of the term of the members of each supervisory "
+                                                 "authority of no less than four years;"))
+    asked = ("Our government will appoint the members of its supervisory authority for three-year terms. "
+             "Is that allowed?")
+    assert shape_of(asked).stated == frozenset({"period"})
+    draft = ExtractiveGenerator(max_units=1).generate(asked, evidence)
+    assert "no less than four years" in draft.text and "[S2]" in draft.text
