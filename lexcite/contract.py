@@ -587,6 +587,7 @@ class SearchResult:
     discarded: tuple[tuple[str, str], ...] = ()  # (ref, reason)
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
     outside: tuple[str, ...] = ()  # laws the question is asked under that the catalog lacks (index/scope.py)
+    absent: tuple[str, ...] = ()  # provisions the question cites that no act it may mean has (index/named.py)
     provisions: ProvisionEvidence | None = None  # the evidence by provision, at the default budget
     expanded: tuple[str, ...] = ()  # the acts' terms BM25 read beside the query (lexcite/lay_terms.py)
 

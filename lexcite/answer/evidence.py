@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from lexcite.answer.draft import split_sentences
 from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter, SearchResult, UnitRecord, Verdict
+from lexcite.index.named import absent_reason
 from lexcite.index.scope import refusal_reason
 
 _FIRST_POINT = re.compile(r":(?=\s*\((?:a|i|1)\)\s)")  # "... shall be prohibited: (a) ..."
@@ -120,8 +121,12 @@ def no_evidence_answer(question: str, result: SearchResult, empty: str | None = 
 
     `empty`: why the perimeter holds nothing at all (index/perimeter.py `empty_reason`), when known.
     """
+    flags = ["no_evidence"]
     if result.outside:
         why = refusal_reason(result.outside)
+    elif result.absent:
+        why = absent_reason(result.absent)
+        flags.append("provision_absent")
     elif not result.ranked:
         why = empty or "no unit in the perimeter matched the question"
     else:
@@ -129,4 +134,4 @@ def no_evidence_answer(question: str, result: SearchResult, empty: str | None = 
         why = f"no unit passed the relevance threshold ({len(result.ranked)} ranked"
         why += f", best score {best:.3f} below {result.threshold:.3f})" if result.threshold is not None else ")"
     reason = f"{REFUSAL} Searched: {result.perimeter.describe()}. Why: {why}."
-    return refused_answer(question, result.perimeter, reason, flags=("no_evidence",))
+    return refused_answer(question, result.perimeter, reason, flags=flags)

@@ -152,6 +152,7 @@ def search(
     if as_json:
         print(json.dumps({"query": question, "perimeter": perimeter.to_dict(), "threshold": result.threshold,
                           "abstained": result.abstained, "outside": list(result.outside),
+                          "absent": list(result.absent),
                           "expanded": list(result.expanded),
                           "ranked": rows[:k] if not explain else rows,
                           "discarded": [{"ref": r, "reason": why} for r, why in result.discarded] if explain else [],
@@ -171,14 +172,16 @@ def _provision_rows(result: SearchResult) -> list[dict]:
 
 
 def _print_result(result: SearchResult, rows: list[dict], k: int, explain: bool) -> None:
+    from lexcite.index.named import absent_reason
     from lexcite.index.scope import refusal_reason
 
-    if result.outside:
-        out.print(f"[yellow]nothing admitted[/yellow]: {refusal_reason(result.outside)}")
+    if result.outside or result.absent:
+        why = refusal_reason(result.outside) if result.outside else absent_reason(result.absent)
+        out.print(f"[yellow]nothing admitted[/yellow]: {why}")
     elif result.abstained:
         line = f"threshold {result.threshold:.4f}" if result.threshold is not None else "no candidate"
         out.print(f"[yellow]nothing admitted[/yellow] ({line}): the documents in this perimeter do not answer it")
-    not_admitted = " [dim](not admitted)[/dim]" if result.outside else " [dim](below threshold)[/dim]"
+    not_admitted = " [dim](not admitted)[/dim]" if result.outside or result.absent else " [dim](below threshold)[/dim]"
     table = Table("#", "reference", "title", "score", "stages")
     table.add_column("link", overflow="fold")  # folded onto more lines in a narrow terminal, never cut
     for row in rows[:k]:

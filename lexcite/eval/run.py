@@ -110,6 +110,7 @@ def _stage_row(res: SearchResult, q: GoldenQuestion, k: int, seconds: float) -> 
         "ndcg@k": m.ndcg_at_k(ranked, q, k) if answerable else None,
         "abstained": res.abstained,
         "outside": list(res.outside),
+        "absent": list(res.absent),
         "top_score": res.ranked[0].score if res.ranked else None,
         "threshold": res.threshold,
         "top": [str(c.ref) for c in res.ranked[:k]],

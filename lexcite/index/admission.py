@@ -16,6 +16,7 @@ from typing import Any
 
 from lexcite.contract import Candidate
 from lexcite.errors import ConfigError
+from lexcite.index.named import absent_reason
 from lexcite.index.rerank import parse_spec
 from lexcite.index.scope import refusal_reason
 from lexcite.index.stages import Params, Stages, stages_key
@@ -68,9 +69,10 @@ class Admission:
     discarded: tuple[tuple[str, str], ...]  # (ref, why not admitted)
 
 
-def admit(ranked: Sequence[Candidate], k: int, threshold: float | None, outside: Sequence[str]) -> Admission:
+def admit(ranked: Sequence[Candidate], k: int, threshold: float | None, outside: Sequence[str],
+          absent: Sequence[str] = ()) -> Admission:
     """The top `k` when the best of them is at or above `threshold`, none when it is below; none when the
-    question is asked under a law the catalog lacks.
+    question is asked under a law the catalog lacks, or cites a provision no act it may mean has.
 
     The threshold is calibrated on the best score of each dev question (calibrate.py), so it is applied to
     the best: it tells a question the catalog has something on from one it has nothing on. Which of the top k
@@ -83,6 +85,8 @@ def admit(ranked: Sequence[Candidate], k: int, threshold: float | None, outside:
     for n, c in enumerate(ranked, start=1):
         if outside:
             discarded.append((str(c.ref), refusal_reason(tuple(outside))))
+        elif absent:
+            discarded.append((str(c.ref), absent_reason(tuple(absent))))
         elif n > k:
             discarded.append((str(c.ref), f"rank {n} beyond k={k}"))
         elif below:

@@ -176,7 +176,7 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
                 # the scope check is on whatever the row: thresholds are keyed by the ranking stages only, and a
                 # question it refuses says nothing about where the threshold lies
                 r = searcher.search(q.question, q.perimeter, k=6, stages=replace(stages, threshold=False, scope=True))
-                if r.outside:  # refused by the scope check whatever the threshold: nothing to learn from it
+                if r.outside or r.absent:  # refused by the scope check whatever the threshold: nothing to learn from it
                     skipped += 1
                     continue
                 top = r.ranked[0].score if r.ranked else -math.inf

@@ -33,7 +33,8 @@ from lexcite.index.manifest import write_atomic
 from lexcite.question import cues, singular
 from lexcite.references import ActNames, find_references
 
-__all__ = ["Named", "NamedCandidates", "defined_term", "defined_terms", "terms_path", "save_terms", "load_terms"]
+__all__ = ["Named", "NamedCandidates", "absent_reason", "defined_term", "defined_terms", "terms_path", "save_terms",
+           "load_terms"]
 
 _MAX_PER_REFERENCE = 8  # a whole annex or article: its first units (the evidence adds the rest of the provision)
 _MAX_TERMS = 2
@@ -97,6 +98,8 @@ class NamedCandidates:
     references: tuple[int, ...]  # passage positions under a provision the question cites
     definitions: tuple[int, ...]  # passage positions of a definition the question asks about
     terms: tuple[str, ...]  # the defined terms it asks about
+    absent: tuple[str, ...] = ()  # provisions it cites that no act it may mean has, in any version ("Article 120 of
+    # the GDPR"): its premise is false, and an answer from another provision would hide that
 
 
 class Named:
@@ -148,9 +151,15 @@ class Named:
              definitions: bool = True) -> NamedCandidates:
         """The passages inside `mask` that `query` names (its definitions too when `definitions`)."""
         refs: list[int] = []
+        absent: list[str] = []
         for ref in find_references(query):
             named = self._names.resolve(ref.act) if ref.act else None
+            if ref.act and not named:  # an act the catalog does not hold: scope.py's business
+                continue
             acts = [named] if named else list(acts_in_scope) or sorted({a for a, _ in self._under})
+            if not any((a, cand) in self._under for a in acts for cand in ref.candidates):
+                absent.append(_cited(ref.text, ref.act))
+                continue
             for cand in ref.candidates:
                 found = [i for a in acts for i in self._under.get((a, cand), []) if mask[i]]
                 if found:
@@ -168,4 +177,23 @@ class Named:
                 if term in known and term not in terms and len(terms) < _MAX_TERMS:
                     terms.append(term)
                     defs.extend(i for i in known[term] if mask[i] and i not in defs)
-        return NamedCandidates(tuple(refs), tuple(defs), tuple(terms))
+        return NamedCandidates(tuple(refs), tuple(defs), tuple(terms), tuple(dict.fromkeys(absent)))
+
+
+def absent_reason(absent: tuple[str, ...]) -> str:
+    """'the question cites Article 120 of the GDPR, a provision that act does not have in any version ...'."""
+    return (f"the question cites {' and '.join(absent)}, a provision that the act it names, or else any act "
+            "searched, does not have in any version the catalog holds (check the number, or ingest the act it "
+            "belongs to)")
+
+
+def _cited(text: str, act: str | None) -> str:
+    """A reference as the question cites it, with its act: "Article 120 of the GDPR", "Article 9 of Regulation (EU)
+    2016/679"."""
+    if not act or act in text:
+        return text
+    article = "" if _BY_NUMBER.match(act) else "the "
+    return f"{text} of {article}{act}"
+
+
+_BY_NUMBER = re.compile(r"(?:Regulation|Directive|Decision|\d)")  # an act cited by its number takes no article

@@ -298,7 +298,8 @@ class Searcher:
         ranked = tuple(candidate(self.passages[i], final[i], scores.get(i, {}), via[i]) for i in ranked_idx)
         threshold = self.threshold_for(stages) if stages.threshold else None
         outside = self._scope.outside(query) if stages.scope else ()
-        admission = admit(ranked, k, threshold, outside)
+        absent = named.absent if named is not None else ()
+        admission = admit(ranked, k, threshold, outside, absent)
         discarded.extend(admission.discarded)
         t = time.perf_counter()
         provisions = self._provisions(ranked_idx, ranked, admission, mask, self.budget)
@@ -306,7 +307,8 @@ class Searcher:
         timings["total"] = time.perf_counter() - t_all
         return SearchResult(query=query, perimeter=perimeter, ranked=ranked, admitted=admission.admitted,
                             threshold=threshold, abstained=not admission.admitted, stage_hits=stage_hits,
-                            discarded=tuple(discarded), timings=timings, outside=outside, provisions=provisions,
+                            discarded=tuple(discarded), timings=timings, outside=outside, absent=absent,
+                            provisions=provisions,
                             expanded=lay)
 
     def evidence(self, result: SearchResult, budget: int) -> ProvisionEvidence:

@@ -102,6 +102,11 @@ class TestRealActs:
         assert a.refused and a.text == REFUSAL and a.cited() == ()
         assert "asked under the Data Act, which the catalog does not hold" in a.refusal_reason
 
+    def test_a_question_citing_a_provision_the_act_lacks_is_refused_naming_it(self, home):
+        a = answer("What does Article 120 of the GDPR say about penalties?")
+        assert a.refused and a.text == REFUSAL and a.cited() == ()
+        assert "cites Article 120 of the GDPR" in a.refusal_reason and "provision_absent" in a.flags
+
     def test_a_question_that_only_mentions_a_fine_or_asks_how_quickly_gets_the_rule_that_answers(self, home):
         # "Can the regulator ...?" asks whether, not how much: Article 83(3) answers it and states no amount;
         # "how quickly?" is answered by "without undue delay", which is no number

@@ -125,3 +125,25 @@ def test_the_acts_a_question_names_by_name_not_by_a_bare_word():
                                                                                                "32024R1689"}
     assert named.acts_in("Is AI in hiring high-risk?") == frozenset()  # "AI" alone names no act
     assert named.acts_in("Do gdpr rules apply?") == frozenset()  # an acronym is written in capitals
+
+
+class TestAbsentProvisions:
+    """A cited provision no act the question may mean has is reported, so that the question is refused naming it
+    rather than answered from another provision."""
+
+    def test_a_provision_the_named_act_lacks_is_absent(self, index):
+        found = index[1].find("What does Article 9 of Regulation (EU) 2099/2 say?", _all(index), ())
+        assert found.absent == ("Article 9 of Regulation (EU) 2099/2",) and found.references == ()
+
+    def test_a_paragraph_an_existing_article_lacks_is_absent_in_every_act_in_scope(self, index):
+        assert index[1].find("What does Article 3(7) require?", _all(index), ()).absent == ("Article 3(7)",)
+        assert index[1].find("What does Article 3(1) require?", _all(index), ()).absent == ()
+
+    def test_a_provision_present_only_outside_the_perimeter_is_not_absent(self, index):
+        ps, named = index
+        mask = np.array([p.record.unit.act != AI for p in ps])
+        found = named.find("What does Article 3(1) require?", mask, ())
+        assert found.absent == () and found.references == ()
+
+    def test_a_provision_of_an_act_the_catalog_lacks_is_left_to_the_scope_check(self, index):
+        assert index[1].find("Does Article 17 of Directive (EU) 2019/790 apply?", _all(index), ()).absent == ()
