@@ -20,7 +20,7 @@ from lexcite.errors import CitationError
 from lexcite.values import act_numbers
 
 __all__ = ["Reference", "find_references", "without_references", "parse_reference", "resolve", "suggest", "ActNames",
-           "short_title", "short_forms", "name_core"]
+           "short_title", "short_forms", "name_core", "unit_head"]
 
 _NO = r"\d+[a-z]{0,2}"
 _ROMAN = r"[IVXLC]+"
@@ -323,3 +323,23 @@ def short_title(title: str) -> str | None:
     # "(Text with EEA relevance)" closes many titles (Formex keeps it in the title): a note, not a name
     found = [f for f in _SHORT_TITLE.findall(title) if not f.lower().startswith("text with eea relevance")]
     return found[-1] if found else None
+
+
+def unit_head(unit: str) -> str:
+    """The provision's own name, without its act: 'Article 113', 'Article 6(2)', 'Annex III, point 4'."""
+    head = ""
+    for p in unit.split("."):
+        key, _, no = p.partition("_")
+        if key == "art":
+            head = f"Article {no}"
+        elif key == "par":
+            head += f"({no})"
+        elif key == "pnt":  # "Article 1, point (40)(b)": a second ", point (b)" would read as a relative reference
+            head += f"({no})" if ", point (" in head else f", point ({no})"
+        elif key == "anx":
+            head = f"Annex {no}"
+        elif key == "sct":
+            head += f", Section {no}"
+        elif key == "rct":
+            head = f"Recital ({no})"
+    return head

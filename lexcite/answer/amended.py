@@ -37,11 +37,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from lexcite.answer.conflicts import former_conflict, unit_head, unit_label
+from lexcite.answer.conflicts import former_conflict, unit_label
 from lexcite.answer.verify import Outside, Verification, verify
 from lexcite.catalog import Catalog, UnitRecord
 from lexcite.contract import AmendmentLink, CitationRef, CitedSentence, Conflict, Evidence, Fact, Perimeter
 from lexcite.errors import CitationError
+from lexcite.references import unit_head
 from lexcite.values import act_label, read_values
 
 __all__ = ["Amendment", "Notes", "find_amendments", "amendment_notes", "former_conflicts", "render"]

@@ -35,9 +35,10 @@ from lexcite.celex import TYPE_LETTERS
 from lexcite.contract import CitationRef, CitedSentence, Conflict, Evidence, Fact
 from lexcite.ingest.facts import fact_key
 from lexcite.question import content_terms, cues
+from lexcite.references import unit_head
 from lexcite.values import act_label, read_values
 
-__all__ = ["Relations", "find_conflicts", "former_conflict", "unit_label", "unit_head", "RULES"]
+__all__ = ["Relations", "find_conflicts", "former_conflict", "unit_label", "RULES"]
 
 RULES = {
     "binding": "binding legislation prevails over guidance",
@@ -140,26 +141,6 @@ class Relations:
                 amends.setdefault(amending, set()).add(v.act)
         return cls({k: frozenset(s) for k, s in amends.items()}, applies, version_from, unit_from,
                    {k: frozenset(s) for k, s in targets.items()}, incorporates)
-
-
-def unit_head(unit: str) -> str:
-    """The provision's own name, without its act: 'Article 113', 'Article 6(2)', 'Annex III, point 4'."""
-    head = ""
-    for p in unit.split("."):
-        key, _, no = p.partition("_")
-        if key == "art":
-            head = f"Article {no}"
-        elif key == "par":
-            head += f"({no})"
-        elif key == "pnt":  # "Article 1, point (40)(b)": a second ", point (b)" would read as a relative reference
-            head += f"({no})" if ", point (" in head else f", point ({no})"
-        elif key == "anx":
-            head = f"Annex {no}"
-        elif key == "sct":
-            head += f", Section {no}"
-        elif key == "rct":
-            head = f"Recital ({no})"
-    return head
 
 
 def unit_label(ref: CitationRef, binding: bool = True) -> str:

@@ -30,12 +30,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from lexcite.answer.amended import Notes, _evidence_of, _long_date
-from lexcite.answer.conflicts import unit_head, unit_label
+from lexcite.answer.conflicts import unit_label
 from lexcite.answer.verify import Outside, verify
 from lexcite.contract import CitationRef, CitedSentence, Evidence, Perimeter
 from lexcite.errors import CitationError
 from lexcite.ingest.dates import Dated, UnitDates
 from lexcite.question import asks_entry_into_force, cues
+from lexcite.references import unit_head
 from lexcite.values import act_label
 
 __all__ = ["Timing", "asks_when", "timing_sentence", "act_sentence", "timing_notes"]

@@ -148,7 +148,7 @@ def _short_title(title: str) -> str:
 def _when(d: UnitDates, act: str) -> str:
     """'entered into force 2024-08-01 (Article 113), applies from 2027-12-02 as regards … (Article 113,
     point (c)(i)), …'; a date another act sets names that act."""
-    from lexcite.answer.conflicts import unit_head
+    from lexcite.references import unit_head
 
     def by(x: Dated) -> str:
         if x.set_by is None:

@@ -21,20 +21,23 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
+from lexcite.contract import AmendmentLink
 from lexcite.index.chunks import Passage
 from lexcite.index.manifest import write_atomic
+from lexcite.index.provenance import asks_about_a_change
 from lexcite.question import cues, singular
-from lexcite.references import ActNames, find_references
+from lexcite.references import ActNames, find_references, unit_head
+from lexcite.values import act_label
 
-__all__ = ["Named", "NamedCandidates", "absent_reason", "defined_term", "defined_terms", "terms_path", "save_terms",
-           "load_terms"]
+__all__ = ["Named", "NamedCandidates", "absent_reason", "amendment_notes", "defined_term", "defined_terms",
+           "terms_path", "save_terms", "load_terms"]
 
 _MAX_PER_REFERENCE = 8  # a whole annex or article: its first units (the evidence adds the rest of the provision)
 _MAX_TERMS = 2
@@ -98,17 +101,21 @@ class NamedCandidates:
     references: tuple[int, ...]  # passage positions under a provision the question cites
     definitions: tuple[int, ...]  # passage positions of a definition the question asks about
     terms: tuple[str, ...]  # the defined terms it asks about
-    absent: tuple[str, ...] = ()  # provisions it cites that no act it may mean has, in any version ("Article 120 of
-    # the GDPR"): its premise is false, and an answer from another provision would hide that
+    absent: tuple[str, ...] = ()  # provisions it cites that no act it may mean has inside the perimeter, each with why
+    # ("Article 120 of the GDPR, which no act ... has"): an answer from another provision would hide that
 
 
 class Named:
     """The passages under each unit id, and the defined terms, of one open index."""
 
     def __init__(self, passages: Sequence[Passage], acts: Iterable[tuple[str, str]],
-                 terms_file: Path | None = None, fingerprint: str | None = None):
-        """`terms_file` and `fingerprint`: the term list `lexcite index` saved for these passages."""
+                 terms_file: Path | None = None, fingerprint: str | None = None,
+                 changes: Mapping[tuple[str, str], str] | None = None):
+        """`terms_file` and `fingerprint`: the term list `lexcite index` saved for these passages; `changes`: what
+        deleted or inserted a unit, by (act, unit) ("was deleted by Regulation (EU) 2026/1744, Article 1, point
+        (9)(b), applicable from 27 July 2026"; `amendment_notes`)."""
         self._names = ActNames(acts)
+        self._changes = changes or {}
         self._passages = passages
         self._terms_file, self._fingerprint = terms_file, fingerprint
         self._under: dict[tuple[str, str], list[int]] = {}  # (act, unit id or an ancestor's) -> positions
@@ -157,8 +164,19 @@ class Named:
             if ref.act and not named:  # an act the catalog does not hold: scope.py's business
                 continue
             acts = [named] if named else list(acts_in_scope) or sorted({a for a, _ in self._under})
-            if not any((a, cand) in self._under for a in acts for cand in ref.candidates):
-                absent.append(_cited(ref.text, ref.act))
+            anywhere = [i for a in acts for cand in ref.candidates for i in self._under.get((a, cand), [])]
+            if not anywhere:
+                absent.append(f"{_cited(ref.text, ref.act)}, which no act it may mean has in any version the catalog "
+                              "holds")
+                continue
+            # deleted since, or not yet inserted, at the date asked about; what the amendment did is still asked
+            # ("What did the Omnibus change in Article 10(5)?": its instruction answers)
+            if not any(mask[i] for i in anywhere) and not asks_about_a_change(query):
+                change = next((self._changes[a, u] for a in acts for cand in ref.candidates
+                               for u in _self_and_ancestors(cand) if (a, u) in self._changes), "")
+                absent.append(f"{_cited(ref.text, ref.act)}, which is not in the versions searched"
+                              f"{f' (it {change})' if change else ''}: only {_versions(self._passages, anywhere)} "
+                              "has it")
                 continue
             for cand in ref.candidates:
                 found = [i for a in acts for i in self._under.get((a, cand), []) if mask[i]]
@@ -181,10 +199,36 @@ class Named:
 
 
 def absent_reason(absent: tuple[str, ...]) -> str:
-    """'the question cites Article 120 of the GDPR, a provision that act does not have in any version ...'."""
-    return (f"the question cites {' and '.join(absent)}, a provision that the act it names, or else any act "
-            "searched, does not have in any version the catalog holds (check the number, or ingest the act it "
-            "belongs to)")
+    """'the question cites Article 120 of the GDPR, which no act it may mean has in any version the catalog holds
+    (...)'; a provision deleted since, or inserted later than, the date asked about is named with its versions."""
+    return (f"the question cites {'; and '.join(absent)} (check the number, ask about another date with --as-of, "
+            "or ingest the act it belongs to)")
+
+
+def amendment_notes(links: Iterable[AmendmentLink]) -> dict[tuple[str, str], str]:
+    """What deleted or inserted each unit, by (target act, unit): "was deleted by Regulation (EU) 2026/1744,
+    Article 1, point (9)(b), applicable from 27 July 2026"."""
+    notes = {}
+    for link in links:
+        if link.action in ("deleted", "inserted"):
+            by = act_label(link.amending.act) or link.amending.act
+            when = f", applicable from {link.applies_from}" if link.applies_from else ""
+            notes[link.target_act, link.target_unit] = (f"was {link.action} by {by}, {unit_head(link.amending.unit)}"
+                                                        f"{when}")
+    return notes
+
+
+def _self_and_ancestors(unit: str) -> list[str]:
+    """'art_10.par_5.pnt_a' -> itself, 'art_10.par_5', 'art_10'."""
+    parts = unit.split(".")
+    return [".".join(parts[:n]) for n in range(len(parts), 0, -1)]
+
+
+def _versions(passages: Sequence[Passage], positions: Iterable[int]) -> str:
+    """'the version of 2024-07-12 (superseded)', 'the versions of 2024-07-12 (superseded) and 2026-07-27 (current)'."""
+    found = sorted({(passages[i].record.unit.version, passages[i].record.status) for i in positions})
+    listed = " and ".join(f"{v} ({status})" for v, status in found)
+    return f"the version{'s' if len(found) > 1 else ''} of {listed}"
 
 
 def _cited(text: str, act: str | None) -> str:

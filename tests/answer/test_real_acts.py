@@ -106,6 +106,12 @@ class TestRealActs:
         a = answer("What does Article 120 of the GDPR say about penalties?")
         assert a.refused and a.text == REFUSAL and a.cited() == ()
         assert "cites Article 120 of the GDPR" in a.refusal_reason and "provision_absent" in a.flags
+        # deleted by the Omnibus: in the version of 2024-07-12 only, not in the current law asked about
+        b = answer("What does Article 10(5) of the AI Act allow providers to do?")
+        assert b.refused and b.cited() == ()
+        assert "Article 10(5) of the AI Act, which is not in the versions searched (it was deleted by " \
+               "Regulation (EU) 2026/1744, Article 1, point (9)(b), applicable from 2026-07-27): only the version " \
+               "of 2024-07-12 (superseded) has it" in b.refusal_reason
 
     def test_a_question_that_only_mentions_a_fine_or_asks_how_quickly_gets_the_rule_that_answers(self, home):
         # "Can the regulator ...?" asks whether, not how much: Article 83(3) answers it and states no amount;

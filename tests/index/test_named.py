@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from lexcite.catalog import Catalog
+from lexcite.contract import AmendmentLink, CitationRef
 from lexcite.index import named as named_module
 from lexcite.index.chunks import passages
-from lexcite.index.named import Named, defined_term, defined_terms, load_terms, save_terms
+from lexcite.index.named import Named, amendment_notes, defined_term, defined_terms, load_terms, save_terms
 
 from .conftest import AI, DP, TERMS, ai_act, dp_act, store, terms_act
 
@@ -128,22 +131,53 @@ def test_the_acts_a_question_names_by_name_not_by_a_bare_word():
 
 
 class TestAbsentProvisions:
-    """A cited provision no act the question may mean has is reported, so that the question is refused naming it
-    rather than answered from another provision."""
+    """A cited provision no act the question may mean has inside the perimeter is reported, so that the question is
+    refused naming it rather than answered from another provision."""
+
+    NOWHERE = ", which no act it may mean has in any version the catalog holds"
 
     def test_a_provision_the_named_act_lacks_is_absent(self, index):
         found = index[1].find("What does Article 9 of Regulation (EU) 2099/2 say?", _all(index), ())
-        assert found.absent == ("Article 9 of Regulation (EU) 2099/2",) and found.references == ()
+        assert found.absent == ("Article 9 of Regulation (EU) 2099/2" + self.NOWHERE,) and found.references == ()
 
     def test_a_paragraph_an_existing_article_lacks_is_absent_in_every_act_in_scope(self, index):
-        assert index[1].find("What does Article 3(7) require?", _all(index), ()).absent == ("Article 3(7)",)
+        found = index[1].find("What does Article 3(7) require?", _all(index), ())
+        assert found.absent == ("Article 3(7)" + self.NOWHERE,)
         assert index[1].find("What does Article 3(1) require?", _all(index), ()).absent == ()
 
-    def test_a_provision_present_only_outside_the_perimeter_is_not_absent(self, index):
+    def test_a_provision_present_only_outside_the_perimeter_is_named_as_such(self, index):
         ps, named = index
         mask = np.array([p.record.unit.act != AI for p in ps])
         found = named.find("What does Article 3(1) require?", mask, ())
-        assert found.absent == () and found.references == ()
+        assert found.references == ()
+        assert found.absent == ("Article 3(1), which is not in the versions searched: only the version of 2022-01-01 "
+                                "(current) has it",)
 
     def test_a_provision_of_an_act_the_catalog_lacks_is_left_to_the_scope_check(self, index):
         assert index[1].find("Does Article 17 of Directive (EU) 2019/790 apply?", _all(index), ()).absent == ()
+
+
+def test_a_provision_only_another_version_has_is_absent_naming_that_version(tmp_path):
+    # the same act in two versions: Article 3(2) deleted in the later one
+    with Catalog(tmp_path / "catalog.sqlite") as c:
+        old, later = ai_act(), ai_act("2099-01-01")
+        store(c, old)
+        store(c, dataclasses.replace(later, units=tuple(u for u in later.units if u.unit != "art_3.par_2")))
+        ps = passages(list(c.records()))
+        acts = {(v.act, v.title) for v in c.versions()}
+    named = Named(ps, acts)
+    latest = np.array([p.record.unit.version == "2099-01-01" for p in ps])
+    found = named.find("What does Article 3(2) require?", latest, ())
+    assert found.absent == ("Article 3(2), which is not in the versions searched: only the version of "
+                            f"{old.version} ({ps[0].record.status}) has it",)
+    # what deleted it, when the catalog has the amending act's instruction
+    deletion = AmendmentLink(amending=CitationRef("32099R0009", "2098-12-01", "art_1.pnt_4.pnt_b"), target_act=AI,
+                             target_unit="art_3.par_2", action="deleted", applies_from="2099-01-01", new_text="",
+                             instruction="paragraph 2 is deleted;")
+    noted = Named(ps, acts, changes=amendment_notes([deletion]))
+    assert noted.find("What does Article 3(2) require?", latest, ()).absent == (
+        "Article 3(2), which is not in the versions searched (it was deleted by Regulation (EU) 2099/9, Article 1, "
+        f"point (4)(b), applicable from 2099-01-01): only the version of {old.version} ({ps[0].record.status}) has it",)
+    # what the amendment did is still asked: its instruction answers, so the question is not refused
+    assert named.find("What did the amendment change in Article 3(2)?", latest, ()).absent == ()
+    assert named.find("What does Article 3(1) require?", latest, ()).absent == ()
