@@ -71,6 +71,7 @@ from dataclasses import dataclass, replace
 from lexcite.answer.draft import MARKER, Draft, split_sentences
 from lexcite.answer.evidence import instruction_like, own_text
 from lexcite.contract import Evidence
+from lexcite.index.provenance import asks_about_a_change, without_change_words
 from lexcite.lay_terms import acts_terms, written_out
 from lexcite.question import (
     Cues,
@@ -447,6 +448,8 @@ class ExtractiveGenerator:
             acts = ActNames((a, "") for a in dict.fromkeys(e.ref.act for e in evidence))
             named = tuple((acts.resolve(r.act) if r.act else None, u) for r in refs for u in r.candidates)
             topic = without_references(question, refs)  # "Article 17(1) of …": its numbers are no topic words
+            if named and asks_about_a_change(topic):  # "What did the Omnibus change in Article 60?": about Article 60
+                topic = without_change_words(topic)
         q_terms = _term_weights(topic, question if self.use_cues else "", df, n)
 
         def on_named(act: str, unit: str) -> bool:

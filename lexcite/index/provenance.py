@@ -21,7 +21,7 @@ import numpy as np
 
 from lexcite.index.chunks import Passage
 
-__all__ = ["Provenance", "Attached", "asks_about_a_change"]
+__all__ = ["Provenance", "Attached", "asks_about_a_change", "without_change_words"]
 
 _CHANGE = re.compile(r"\b(?:chang\w*|amend\w*|omnibus|replac\w*|insert\w*|delet\w*|modif\w*|revis\w*|"
                      r"new (?:rule|text|version|wording)|used to|no longer|before the)\b", re.I)
@@ -30,6 +30,12 @@ _CHANGE = re.compile(r"\b(?:chang\w*|amend\w*|omnibus|replac\w*|insert\w*|delet\
 def asks_about_a_change(query: str) -> bool:
     """Whether the question asks what an amendment did, rather than what the law says."""
     return bool(_CHANGE.search(query))
+
+
+def without_change_words(query: str) -> str:
+    """The question without the words that ask about a change ("What did the Omnibus change in Article 60?"): they
+    say what kind of answer is wanted, not what it is about."""
+    return _CHANGE.sub(" ", query)
 
 
 @dataclass(frozen=True)

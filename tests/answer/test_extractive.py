@@ -401,3 +401,12 @@ def test_a_yes_no_question_stating_a_value_is_decided_by_the_limit_of_that_kind(
     assert shape_of(asked).stated == frozenset({"period"})
     draft = ExtractiveGenerator(max_units=1).generate(asked, evidence)
     assert "no less than four years" in draft.text and "[S2]" in draft.text
+
+
+def test_a_change_question_naming_a_provision_is_about_that_provision_not_about_amending(units):
+    # "change" and "Omnibus" say what kind of answer is wanted; Article 7(1), on amending Annex III by "adding or
+    # modifying use-cases", shares those words but not the provision asked about (the note on what changed it, and
+    # the former text, are added by answer/amended.py to the provision quoted)
+    _, quoted = answer(units, "What did the Digital Omnibus change or amend in Article 60 of the AI Act?",
+                       "art_7.par_1", "art_60.par_1")
+    assert quoted and all(u.startswith("art_60") for _, u in quoted), quoted
