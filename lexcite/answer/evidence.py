@@ -13,8 +13,7 @@ from dataclasses import replace
 
 from lexcite.answer.draft import split_sentences
 from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter, SearchResult, UnitRecord, Verdict
-from lexcite.index.named import absent_reason
-from lexcite.index.scope import refusal_reason
+from lexcite.index.admission import refused_before_ranking
 
 _FIRST_POINT = re.compile(r":(?=\s*\((?:a|i|1)\)\s)")  # "... shall be prohibited: (a) ..."
 
@@ -122,11 +121,10 @@ def no_evidence_answer(question: str, result: SearchResult, empty: str | None = 
     `empty`: why the perimeter holds nothing at all (index/perimeter.py `empty_reason`), when known.
     """
     flags = ["no_evidence"]
-    if result.outside:
-        why = refusal_reason(result.outside)
-    elif result.absent:
-        why = absent_reason(result.absent)
-        flags.append("provision_absent")
+    if refused := refused_before_ranking(result.outside, result.absent):
+        why = refused
+        if not result.outside:
+            flags.append("provision_absent")
     elif not result.ranked:
         why = empty or "no unit in the perimeter matched the question"
     else:

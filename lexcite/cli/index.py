@@ -172,16 +172,15 @@ def _provision_rows(result: SearchResult) -> list[dict]:
 
 
 def _print_result(result: SearchResult, rows: list[dict], k: int, explain: bool) -> None:
-    from lexcite.index.named import absent_reason
-    from lexcite.index.scope import refusal_reason
+    from lexcite.index.admission import refused_before_ranking
 
-    if result.outside or result.absent:
-        why = refusal_reason(result.outside) if result.outside else absent_reason(result.absent)
-        out.print(f"[yellow]nothing admitted[/yellow]: {why}")
+    refused = refused_before_ranking(result.outside, result.absent)
+    if refused:
+        out.print(f"[yellow]nothing admitted[/yellow]: {refused}")
     elif result.abstained:
         line = f"threshold {result.threshold:.4f}" if result.threshold is not None else "no candidate"
         out.print(f"[yellow]nothing admitted[/yellow] ({line}): the documents in this perimeter do not answer it")
-    not_admitted = " [dim](not admitted)[/dim]" if result.outside or result.absent else " [dim](below threshold)[/dim]"
+    not_admitted = " [dim](not admitted)[/dim]" if refused else " [dim](below threshold)[/dim]"
     table = Table("#", "reference", "title", "score", "stages")
     table.add_column("link", overflow="fold")  # folded onto more lines in a narrow terminal, never cut
     for row in rows[:k]:

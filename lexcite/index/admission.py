@@ -21,7 +21,7 @@ from lexcite.index.rerank import parse_spec
 from lexcite.index.scope import refusal_reason
 from lexcite.index.stages import Params, Stages, stages_key
 
-__all__ = ["SCALES", "score_scale", "bonus_unit", "threshold_for", "Admission", "admit"]
+__all__ = ["SCALES", "score_scale", "bonus_unit", "threshold_for", "Admission", "admit", "refused_before_ranking"]
 
 SCALES = {"cosine": "cosine", "model": "model (probability or logit)", "rrf": "rrf", "bm25": "bm25"}
 
@@ -82,11 +82,10 @@ def admit(ranked: Sequence[Candidate], k: int, threshold: float | None, outside:
     """
     admitted, discarded = [], []
     below = threshold is not None and bool(ranked) and ranked[0].score < threshold
+    refused = refused_before_ranking(outside, absent)
     for n, c in enumerate(ranked, start=1):
-        if outside:
-            discarded.append((str(c.ref), refusal_reason(tuple(outside))))
-        elif absent:
-            discarded.append((str(c.ref), absent_reason(tuple(absent))))
+        if refused:
+            discarded.append((str(c.ref), refused))
         elif n > k:
             discarded.append((str(c.ref), f"rank {n} beyond k={k}"))
         elif below:
@@ -94,3 +93,13 @@ def admit(ranked: Sequence[Candidate], k: int, threshold: float | None, outside:
         else:
             admitted.append(c)
     return Admission(tuple(admitted), tuple(discarded))
+
+
+def refused_before_ranking(outside: Sequence[str], absent: Sequence[str]) -> str | None:
+    """Why a question admits nothing whatever its ranking, or None: it is asked under a law the catalog lacks
+    (scope.py), or it cites a provision no act it may mean has inside the perimeter (named.py)."""
+    if outside:
+        return refusal_reason(tuple(outside))
+    if absent:
+        return absent_reason(tuple(absent))
+    return None

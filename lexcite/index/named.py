@@ -36,9 +36,10 @@ from lexcite.question import cues, singular
 from lexcite.references import ActNames, find_references, unit_head
 from lexcite.values import act_label
 
-__all__ = ["Named", "NamedCandidates", "absent_reason", "amendment_notes", "defined_term", "defined_terms",
+__all__ = ["Named", "NamedCandidates", "absent_reason", "unit_changes", "defined_term", "defined_terms",
            "terms_path", "save_terms", "load_terms"]
 
+_BY_NUMBER = re.compile(r"(?:Regulation|Directive|Decision|\d)")  # an act cited by its number takes no article
 _MAX_PER_REFERENCE = 8  # a whole annex or article: its first units (the evidence adds the rest of the provision)
 _MAX_TERMS = 2
 # "(14) ‘serious incident’ means ...", "(4) 'profiling' means ...", "‘X’ or ‘Y’ means"
@@ -113,7 +114,7 @@ class Named:
                  changes: Mapping[tuple[str, str], str] | None = None):
         """`terms_file` and `fingerprint`: the term list `lexcite index` saved for these passages; `changes`: what
         deleted or inserted a unit, by (act, unit) ("was deleted by Regulation (EU) 2026/1744, Article 1, point
-        (9)(b), applicable from 27 July 2026"; `amendment_notes`)."""
+        (9)(b), applicable from 2026-07-27"; `unit_changes`)."""
         self._names = ActNames(acts)
         self._changes = changes or {}
         self._passages = passages
@@ -205,9 +206,10 @@ def absent_reason(absent: tuple[str, ...]) -> str:
             "or ingest the act it belongs to)")
 
 
-def amendment_notes(links: Iterable[AmendmentLink]) -> dict[tuple[str, str], str]:
+def unit_changes(links: Iterable[AmendmentLink]) -> dict[tuple[str, str], str]:
     """What deleted or inserted each unit, by (target act, unit): "was deleted by Regulation (EU) 2026/1744,
-    Article 1, point (9)(b), applicable from 27 July 2026"."""
+    Article 1, point (9)(b), applicable from 2026-07-27" (answer/amended.py renders the changes of the units an
+    answer cites; these units are cited by no answer)."""
     notes = {}
     for link in links:
         if link.action in ("deleted", "inserted"):
@@ -238,6 +240,3 @@ def _cited(text: str, act: str | None) -> str:
         return text
     article = "" if _BY_NUMBER.match(act) else "the "
     return f"{text} of {article}{act}"
-
-
-_BY_NUMBER = re.compile(r"(?:Regulation|Directive|Decision|\d)")  # an act cited by its number takes no article

@@ -41,7 +41,7 @@ from lexcite.index.dating import date_setters
 from lexcite.index.dense import DenseStore, backend_name, open_client
 from lexcite.index.embed import get_embedder
 from lexcite.index.manifest import FIX, NO_INDEX, check, load_manifest
-from lexcite.index.named import Named, amendment_notes, terms_path
+from lexcite.index.named import Named, terms_path, unit_changes
 from lexcite.index.perimeter import RecordMask, where
 from lexcite.index.pool import join
 from lexcite.index.priorities import ValueKinds, act_bonuses, binding_bonuses, named_bonuses, value_bonuses
@@ -112,7 +112,7 @@ class Searcher:
             self._client = client
             versions = list(self.catalog.versions())
             self._scope = Scope(v.title for v in versions)
-            changes = amendment_notes(link for link, outcome in self.catalog.links() if outcome == "applied")
+            changes = unit_changes(link for link, outcome in self.catalog.links() if outcome == "applied")
             self._named = Named(self.passages, act_titles(self.catalog).items(), terms_path(self.home), tag, changes)
         except BaseException:
             self.close()

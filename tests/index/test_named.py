@@ -11,7 +11,7 @@ from lexcite.catalog import Catalog
 from lexcite.contract import AmendmentLink, CitationRef
 from lexcite.index import named as named_module
 from lexcite.index.chunks import passages
-from lexcite.index.named import Named, amendment_notes, defined_term, defined_terms, load_terms, save_terms
+from lexcite.index.named import Named, defined_term, defined_terms, load_terms, save_terms, unit_changes
 
 from .conftest import AI, DP, TERMS, ai_act, dp_act, store, terms_act
 
@@ -174,7 +174,7 @@ def test_a_provision_only_another_version_has_is_absent_naming_that_version(tmp_
     deletion = AmendmentLink(amending=CitationRef("32099R0009", "2098-12-01", "art_1.pnt_4.pnt_b"), target_act=AI,
                              target_unit="art_3.par_2", action="deleted", applies_from="2099-01-01", new_text="",
                              instruction="paragraph 2 is deleted;")
-    noted = Named(ps, acts, changes=amendment_notes([deletion]))
+    noted = Named(ps, acts, changes=unit_changes([deletion]))
     assert noted.find("What does Article 3(2) require?", latest, ()).absent == (
         "Article 3(2), which is not in the versions searched (it was deleted by Regulation (EU) 2099/9, Article 1, "
         f"point (4)(b), applicable from 2099-01-01): only the version of {old.version} ({ps[0].record.status}) has it",)
