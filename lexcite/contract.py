@@ -330,6 +330,7 @@ class Evidence:
     binding: bool
     source_url: str
     score: float = 0.0
+    rank: int | None = None  # its place in retrieval's final ranking (1 = best); None for a unit given as context
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

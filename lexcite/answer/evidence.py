@@ -61,10 +61,12 @@ def build_evidence(result: SearchResult,
     out: list[Evidence] = []
     seen: set[CitationRef] = set()
 
+    rank_of = {c.ref: n for n, c in enumerate(result.ranked, start=1)}
+
     def add(ref: CitationRef, title: str, text: str, status: str, binding: bool, url: str, score: float) -> None:
         seen.add(ref)
         out.append(Evidence(sid=f"S{len(out) + 1}", ref=ref, title=title, text=text, status=status, binding=binding,
-                            source_url=url, score=score))
+                            source_url=url, score=score, rank=rank_of.get(ref)))
 
     for c in units:
         if c.ref in seen:

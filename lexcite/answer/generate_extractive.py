@@ -40,9 +40,11 @@ Choosing what to quote happens in two steps.
    one-sentence paragraph) or when the question asks for a list ("which
    categories", "what information") and the unit holds one, so that every
    point of the list is there; a long unit gives its best sentence, and the
-   list's opening words when the sentence is one point of it. A second unit is
-   quoted (its best sentence, or whole when short) when it scores nearly as
-   well and adds question terms the first lacks; so is a further sentence of a
+   list's opening words when the sentence is one point of it. Up to two more
+   units are quoted (each its best sentence, or whole when short) when they
+   score at least half as well and add question terms those before lack (a
+   question in a user's words matches the law's loosely, and the paragraph that
+   answers is often the second or third best); so is a further sentence of a
    long unit quoted in part, in the unit's order (a question that asks two
    things: the notice to give, and what becomes of the certificates). A
    question that asks a second question ("What permission do we need, and what
@@ -70,7 +72,7 @@ from dataclasses import dataclass, replace
 
 from lexcite.answer.draft import MARKER, Draft, split_sentences
 from lexcite.answer.evidence import instruction_like, own_text
-from lexcite.contract import Evidence
+from lexcite.contract import CitationRef, Evidence
 from lexcite.index.provenance import asks_about_a_change, without_change_words
 from lexcite.lay_terms import acts_terms, written_out
 from lexcite.question import (
@@ -96,8 +98,13 @@ MIN_TERMS = 1
 MIN_COVERAGE = 0.0
 WHOLE_UNIT = 850  # characters: a unit this short is quoted whole (dev: 700 < 850 = 1000 > 1200)
 MAX_CHARS = 1600  # the whole answer
-SECOND = 0.7  # a second unit is quoted when its best sentence scores this share of the best (dev: 0.85 -> 0.7
-# raised key facts 0.513 -> 0.564; 0.5 and 0.6 change nothing more)
+MAX_QUOTED = 8  # sentences or list clauses quoted for their own sake: verify.py refuses an answer of more
+# than 12, and code adds notes (amendments, conflicts) and the points and chapeaus of what is quoted
+SECOND = 0.5  # another unit is quoted when its best sentence scores this share of the best (dev: 0.85 -> 0.7
+# raised key facts 0.513 -> 0.564; with three units instead of two, 0.7 -> 0.5 raised the fresh dev questions'
+# key facts 0.342 -> 0.399 and the others' 0.779 -> 0.786, bench/RESULTS.md "Stop 31")
+FURTHER = 0.7  # a further sentence of a unit quoted in part, at this share of the best: a long list's other points
+# share the question's words loosely ("(h) ... publicly accessible spaces" for a question on scraping CCTV footage)
 
 # "‘X’ means", "“X” or “Y” means" (the term and its abbreviation)
 _DEFINES = re.compile(r"[‘'\"“](?P<term>[^’'\"”]{2,80})[’'\"”](?:\s+or\s+[‘'\"“](?P<alias>[^’'\"”]{2,80})[’'\"”])?"
@@ -370,6 +377,32 @@ def _extreme_amounts(question: str, candidates: Sequence[_Candidate]) -> set[int
     return {k for k, v in stated.items() if v == best}
 
 
+def _retrieval_ranks(evidence: Sequence[Evidence]) -> dict[str, int]:
+    """The rank each unit's sentences take in the choice's prior, 1 for the unit retrieval ranked best.
+
+    Evidence comes grouped by provision, each in document order, so its order says little of which paragraph
+    retrieval found nearest the question. A point or a list's opening words not ranked themselves take the best
+    rank of a ranked point of the same paragraph (a list is read as one); any other unit given only as context
+    ranks after every ranked one, in evidence order. (Dev: the fresh questions' key facts 0.378 -> 0.461, the
+    others' 0.786 -> 0.763; by evidence order instead of retrieval's, without the lists' shared rank, 0.479 and
+    0.740; bench/RESULTS.md "Stop 31".)"""
+    ranked = sorted((e for e in evidence if e.rank is not None), key=lambda e: e.rank or 0)
+    rank = {e.sid: n for n, e in enumerate(ranked, start=1)}
+    listed: dict[tuple[str, str, str], int] = {}
+    for e in ranked:
+        listed.setdefault(_paragraph(e.ref), rank[e.sid])
+    return {e.sid: rank.get(e.sid) or listed.get(_paragraph(e.ref)) or len(ranked) + n
+            for n, e in enumerate(evidence, start=1)}
+
+
+def _paragraph(ref: CitationRef) -> tuple[str, str, str]:
+    """The paragraph (or other unit) a point belongs to at any depth: `art_5.par_1` for `art_5.par_1.pnt_h.pnt_iii`."""
+    parts = ref.unit.split(".")
+    while len(parts) > 1 and parts[-1].startswith("pnt_"):
+        parts.pop()
+    return ref.act, ref.version, ".".join(parts)
+
+
 def _term_weights(text: str, lay: str, df: Counter[str], n: int) -> dict[str, float]:
     """The content terms of `text` weighted by inverse frequency among the `n` candidate sentences (rare words
     matter most), and the acts' words for what `lay` says in its own ("police": law enforcement)."""
@@ -393,13 +426,13 @@ def _in_order(chosen: list[_Candidate], cand: _Candidate) -> list[_Candidate]:
 
 
 class ExtractiveGenerator:
-    """Quote-the-evidence generator. `max_units` bounds the provisions quoted (default 2); `use_cues=False`
-    scores by word overlap and rank only (the ablation baseline in bench/answer_extractive.py)."""
+    """Quote-the-evidence generator. `max_units` bounds the units quoted for their own sake (default 3);
+    `use_cues=False` scores by word overlap and rank only (the ablation baseline in bench/answer_extractive.py)."""
 
     name = NAME
     model = MODEL
 
-    def __init__(self, max_units: int = 2, use_cues: bool = True, min_terms: int = MIN_TERMS,
+    def __init__(self, max_units: int = 3, use_cues: bool = True, min_terms: int = MIN_TERMS,
                  min_coverage: float = MIN_COVERAGE, whole_unit: int = WHOLE_UNIT, max_chars: int = MAX_CHARS):
         self.max_units = max_units
         self.use_cues = use_cues
@@ -414,7 +447,9 @@ class ExtractiveGenerator:
         # a sentence that says "SMCs" has the words of "small mid-cap enterprises", as the evidence introduces it
         long_forms = written_out(e.text for e in evidence) if self.use_cues else {}
         units = {(e.ref.act, e.ref.version, e.ref.unit): e.sid for e in evidence}
-        for rank, e in enumerate(evidence, start=1):
+        rank_of = _retrieval_ranks(evidence)
+        for e in evidence:
+            rank = rank_of[e.sid]
             head, _, last = e.ref.unit.rpartition(".")
             parent = units.get((e.ref.act, e.ref.version, head)) if last.startswith("pnt_") else None
             heading = frozenset(content_terms(e.title.partition(" — ")[2]))  # "Article 65(2) — Establishment ..."
@@ -500,16 +535,17 @@ class ExtractiveGenerator:
             if cand.sid in seen:  # another sentence of a unit quoted in part, that answers more of the question
                 # (none of the best sentence's unit when a list was quoted instead of it)
                 quoted = any(x.sid == cand.sid for x in chosen)
-                if quoted and sum(len(x.text) for x in (*chosen, cand)) <= self.max_chars:
+                if (quoted and score >= FURTHER * best_score
+                        and sum(len(x.text) for x in (*chosen, cand)) <= self.max_chars):
                     chosen = _in_order(chosen, cand)
                     covered |= cand.terms
                 continue
             if len(seen) >= self.max_units:
                 continue
             more = self._quote(cand, by_sid[cand.sid], shape)
-            if sum(len(x.text) for x in (*chosen, *more)) > self.max_chars:
+            if not self._fits(chosen, more):
                 more = [cand]
-            if sum(len(x.text) for x in (*chosen, *more)) > self.max_chars:
+            if not self._fits(chosen, more):
                 continue
             chosen += more
             covered |= cand.terms
@@ -522,6 +558,11 @@ class ExtractiveGenerator:
         text = "\n".join(f"{cand.text} [{cand.sid}]" for cand in chosen)
         params["scores"] = [round(score_of[id(cand)], 4) for cand in chosen if id(cand) in score_of]
         return Draft(text, model=MODEL, params=params, prompt=f"question: {question}")
+
+    def _fits(self, chosen: Sequence[_Candidate], more: Sequence[_Candidate]) -> bool:
+        """Whether `more` can be quoted after `chosen` within the answer's length and sentence count."""
+        return (sum(len(x.text) for x in (*chosen, *more)) <= self.max_chars
+                and len(chosen) + len(more) <= MAX_QUOTED)
 
     def _explained(self, best: _Candidate, chosen: list[_Candidate], candidates: list[_Candidate],
                    score_of: dict[int, float]) -> list[_Candidate]:

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from lexcite.answer.draft import parse_draft
-from lexcite.answer.generate_extractive import ExtractiveGenerator, score_sentence, shape_of
+from lexcite.answer.generate_extractive import (
+    MAX_QUOTED,
+    ExtractiveGenerator,
+    _retrieval_ranks,
+    score_sentence,
+    shape_of,
+)
 from lexcite.eval.metrics import normalise
 from lexcite.question import content_terms, cues
 
@@ -410,3 +418,34 @@ def test_a_change_question_naming_a_provision_is_about_that_provision_not_about_
     _, quoted = answer(units, "What did the Digital Omnibus change or amend in Article 60 of the AI Act?",
                        "art_7.par_1", "art_60.par_1")
     assert quoted and all(u.startswith("art_60") for _, u in quoted), quoted
+
+
+def test_of_two_near_alike_paragraphs_the_one_retrieval_ranked_is_quoted_not_the_first_in_document_order(units):
+    # evidence comes grouped by provision in document order: Article 28(2) before 28(4), although only 28(4) was
+    # ranked; the prior of the sentence choice follows retrieval's rank, not the position in the evidence
+    first, ranked = units.evidence("32016R0679#art_28.par_2", "32016R0679#art_28.par_4")
+    question = "What are the rules when a processor works with another processor?"
+    unranked = ExtractiveGenerator().generate(question, (replace(first, rank=None), replace(ranked, rank=None)))
+    assert unranked.text.startswith("The processor shall not engage another processor")
+    draft = ExtractiveGenerator().generate(question, (replace(first, rank=None), replace(ranked, rank=1)))
+    assert draft.text.startswith("Where a processor engages another processor") and "[S1]" not in draft.text
+
+
+def test_a_point_not_ranked_itself_shares_the_rank_of_a_ranked_point_of_its_list(units):
+    # the list's opening words and its points read as one: a point given as context is not pushed after every
+    # ranked unit when another point of the same paragraph was ranked
+    evidence = [replace(e, rank=r) for e, r in zip(units.evidence(
+        "32016R0679#art_39.par_1", "32016R0679#art_39.par_1.pnt_a", "32016R0679#art_39.par_1.pnt_b",
+        "32016R0679#art_37.par_5"), (None, None, 1, 2), strict=True)]
+    ranks = _retrieval_ranks(evidence)
+    assert ranks == {"S1": 1, "S2": 1, "S3": 1, "S4": 2}
+
+
+def test_up_to_three_units_are_quoted_each_adding_what_the_others_lack(units):
+    # a question in a user's words matches the law loosely: the paragraph that answers is often the second or
+    # third best, so a third unit is quoted when it adds question terms and scores at least half as well
+    question = "Can we charge for copies, must we answer within a month, and can we refuse excessive requests?"
+    _, quoted = answer(units, question, "32016R0679#art_15.par_3", "32016R0679#art_12.par_3",
+                       "32016R0679#art_12.par_5")
+    assert {u for _, u in quoted} == {"art_15.par_3", "art_12.par_3", "art_12.par_5"}, quoted
+    assert len(quoted) <= MAX_QUOTED
