@@ -42,9 +42,10 @@ Choosing what to quote happens in two steps.
    point of the list is there; a long unit gives its best sentence, and the
    list's opening words when the sentence is one point of it. Up to two more
    units are quoted (each its best sentence, or whole when short) when they
-   score at least half as well and add question terms those before lack (a
-   question in a user's words matches the law's loosely, and the paragraph that
-   answers is often the second or third best); so is a further sentence of a
+   score at least half as well and add question terms those before lack, or
+   when retrieval ranked them among its first three (a question in a user's
+   words matches the law's loosely, and the paragraph that answers is often
+   the second or third best); so is a further sentence of a
    long unit quoted in part, in the unit's order (a question that asks two
    things: the notice to give, and what becomes of the certificates). A
    question that asks a second question ("What permission do we need, and what
@@ -70,8 +71,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from lexcite.answer.draft import MARKER, Draft, split_sentences
+from lexcite.answer.draft import MARKER, Draft, parse_draft, split_sentences
 from lexcite.answer.evidence import instruction_like, own_text
+from lexcite.answer.verify import MAX_SENTENCES
 from lexcite.contract import CitationRef, Evidence
 from lexcite.index.provenance import asks_about_a_change, without_change_words
 from lexcite.lay_terms import acts_terms, written_out
@@ -103,6 +105,9 @@ MAX_QUOTED = 8  # sentences or list clauses quoted for their own sake: verify.py
 SECOND = 0.5  # another unit is quoted when its best sentence scores this share of the best (dev: 0.85 -> 0.7
 # raised key facts 0.513 -> 0.564; with three units instead of two, 0.7 -> 0.5 raised the fresh dev questions'
 # key facts 0.342 -> 0.399 and the others' 0.779 -> 0.786, bench/RESULTS.md "Stop 31")
+RETRIEVED = 3  # units retrieval ranked this high are quoted (scoring at least SECOND of the best) even when they
+# add no question term (dev: none / 1 / 2 / 3 gave key facts 0.683 / 0.673 / 0.685 / 0.697, ref_exact 0.715 / 0.711 /
+# 0.737 / 0.746; the fresh questions' key facts 0.461 / 0.479 / 0.515 / 0.551)
 FURTHER = 0.7  # a further sentence of a unit quoted in part, at this share of the best: a long list's other points
 # share the question's words loosely ("(h) ... publicly accessible spaces" for a question on scraping CCTV footage)
 
@@ -247,6 +252,7 @@ class _Candidate:
     chapeau: str = ""  # a point's: the opening words of the paragraph it belongs to, when in the evidence
     parent: str = ""  # the evidence id of that paragraph
     heading: frozenset[str] = frozenset()  # the content terms of its provision's heading
+    retrieved: bool = False  # its unit was ranked by retrieval (a point: or a point of its paragraph was)
 
 
 def candidate_sentences(text: str) -> list[str]:
@@ -377,8 +383,9 @@ def _extreme_amounts(question: str, candidates: Sequence[_Candidate]) -> set[int
     return {k for k, v in stated.items() if v == best}
 
 
-def _retrieval_ranks(evidence: Sequence[Evidence]) -> dict[str, int]:
-    """The rank each unit's sentences take in the choice's prior, 1 for the unit retrieval ranked best.
+def _retrieval_ranks(evidence: Sequence[Evidence]) -> tuple[dict[str, int], set[str]]:
+    """The rank each unit's sentences take in the choice's prior, 1 for the unit retrieval ranked best, and the
+    units whose rank retrieval gave (their own or their list's).
 
     Evidence comes grouped by provision, each in document order, so its order says little of which paragraph
     retrieval found nearest the question. A point or a list's opening words not ranked themselves take the best
@@ -391,8 +398,9 @@ def _retrieval_ranks(evidence: Sequence[Evidence]) -> dict[str, int]:
     listed: dict[tuple[str, str, str], int] = {}
     for e in ranked:
         listed.setdefault(_paragraph(e.ref), rank[e.sid])
-    return {e.sid: rank.get(e.sid) or listed.get(_paragraph(e.ref)) or len(ranked) + n
-            for n, e in enumerate(evidence, start=1)}
+    given = {e.sid: rank.get(e.sid) or listed.get(_paragraph(e.ref)) for e in evidence}
+    return ({e.sid: given[e.sid] or len(ranked) + n for n, e in enumerate(evidence, start=1)},
+            {sid for sid, r in given.items() if r})
 
 
 def _paragraph(ref: CitationRef) -> tuple[str, str, str]:
@@ -447,7 +455,7 @@ class ExtractiveGenerator:
         # a sentence that says "SMCs" has the words of "small mid-cap enterprises", as the evidence introduces it
         long_forms = written_out(e.text for e in evidence) if self.use_cues else {}
         units = {(e.ref.act, e.ref.version, e.ref.unit): e.sid for e in evidence}
-        rank_of = _retrieval_ranks(evidence)
+        rank_of, retrieved = _retrieval_ranks(evidence)
         for e in evidence:
             rank = rank_of[e.sid]
             head, _, last = e.ref.unit.rpartition(".")
@@ -458,7 +466,7 @@ class ExtractiveGenerator:
                 terms += [w for t in terms if t in long_forms for w in long_forms[t]]
                 out.append(_Candidate(e.sid, rank, s, frozenset(terms), e.ref.unit.startswith("rct_"),
                                       e.ref.act, e.ref.unit, i, own[parent] if parent else "", parent or "",
-                                      heading))
+                                      heading, e.sid in retrieved))
         return out
 
     def generate(self, question: str, evidence: Sequence[Evidence]) -> Draft:
@@ -530,7 +538,10 @@ class ExtractiveGenerator:
         for score, cand in scored[1:]:
             if score < SECOND * best_score:
                 break
-            if not (set(q_terms) & cand.terms) - covered or cand in chosen:
+            # a unit retrieval ranked near the top is quoted even when it adds no word of the question: the words of
+            # a question put in a user's own terms say little of which paragraphs answer it
+            near_top = cand.retrieved and cand.rank <= RETRIEVED and cand.sid not in seen
+            if (not (set(q_terms) & cand.terms) - covered and not near_top) or cand in chosen:
                 continue
             if cand.sid in seen:  # another sentence of a unit quoted in part, that answers more of the question
                 # (none of the best sentence's unit when a list was quoted instead of it)
@@ -556,6 +567,10 @@ class ExtractiveGenerator:
             chosen = self._each_part(question, candidates, chosen, df, q_refs, on_named)
         chosen = self._with_chapeaus(self._with_points(chosen, by_sid, score_of), by_sid)
         text = "\n".join(f"{cand.text} [{cand.sid}]" for cand in chosen)
+        if len(parse_draft(text)) > MAX_SENTENCES and self.max_units > 1:  # verify would refuse it whole: a unit less
+            fewer = ExtractiveGenerator(self.max_units - 1, self.use_cues, self.min_terms, self.min_coverage,
+                                        self.whole_unit, self.max_chars)
+            return fewer.generate(question, evidence)
         params["scores"] = [round(score_of[id(cand)], 4) for cand in chosen if id(cand) in score_of]
         return Draft(text, model=MODEL, params=params, prompt=f"question: {question}")
 

@@ -14,6 +14,8 @@ from lexcite.answer.generate_extractive import (
     score_sentence,
     shape_of,
 )
+from lexcite.answer.verify import MAX_SENTENCES
+from lexcite.contract import CitationRef, Evidence
 from lexcite.eval.metrics import normalise
 from lexcite.question import content_terms, cues
 
@@ -437,8 +439,10 @@ def test_a_point_not_ranked_itself_shares_the_rank_of_a_ranked_point_of_its_list
     evidence = [replace(e, rank=r) for e, r in zip(units.evidence(
         "32016R0679#art_39.par_1", "32016R0679#art_39.par_1.pnt_a", "32016R0679#art_39.par_1.pnt_b",
         "32016R0679#art_37.par_5"), (None, None, 1, 2), strict=True)]
-    ranks = _retrieval_ranks(evidence)
-    assert ranks == {"S1": 1, "S2": 1, "S3": 1, "S4": 2}
+    ranks, retrieved = _retrieval_ranks(evidence)
+    assert ranks == {"S1": 1, "S2": 1, "S3": 1, "S4": 2} and retrieved == {"S1", "S2", "S3", "S4"}
+    ranks, retrieved = _retrieval_ranks([replace(e, rank=None) for e in evidence])
+    assert ranks == {"S1": 1, "S2": 2, "S3": 3, "S4": 4} and retrieved == set()  # none ranked: evidence order
 
 
 def test_up_to_three_units_are_quoted_each_adding_what_the_others_lack(units):
@@ -449,3 +453,35 @@ def test_up_to_three_units_are_quoted_each_adding_what_the_others_lack(units):
                        "32016R0679#art_12.par_5")
     assert {u for _, u in quoted} == {"art_15.par_3", "art_12.par_3", "art_12.par_5"}, quoted
     assert len(quoted) <= MAX_QUOTED
+
+
+def _evidence(sid: str, unit: str, text: str, rank: int | None) -> Evidence:
+    return Evidence(sid=sid, ref=CitationRef.parse(f"32016R0679@2016-05-04#{unit}"), title=unit, text=text,
+                    status="current", binding=True, source_url="", rank=rank)
+
+
+def test_a_unit_retrieval_ranked_near_the_top_is_quoted_though_it_adds_no_word_of_the_question():
+    # "come after us" shares no word with "remain fully liable": the paragraph that answers is the one retrieval
+    # (by meaning) put near the top, though its words add nothing to what the best sentence already covers
+    best = "The processor shall not engage another processor without prior written authorisation of the controller."
+    liable = ("Where that other processor fails to fulfil its obligations, the initial processor shall remain fully "
+              "liable to the controller.")
+    question = "Our processor engaged another processor. Can the controller come after the first one?"
+    for rank, quoted in ((2, True), (None, False)):
+        draft = ExtractiveGenerator().generate(question, (_evidence("S1", "art_28.par_2", best, 1),
+                                                          _evidence("S2", "art_28.par_4", liable, rank)))
+        assert draft.text.startswith("The processor shall not engage") and ("[S2]" in draft.text) is quoted
+
+
+def test_an_answer_verify_would_find_too_long_is_rebuilt_with_a_unit_less():
+    # three lists the evidence holds whole, each quoted with its points: fifteen sentences, more than verify admits
+    evidence = []
+    for n in (1, 2, 3):
+        evidence.append(_evidence(f"S{len(evidence) + 1}", f"art_{n}.par_1",
+                                  f"The controller shall keep the records of register {n}:", n))
+        evidence += [_evidence(f"S{len(evidence) + 1}", f"art_{n}.par_1.pnt_{p}",
+                               f"({p}) the entries of register {n} on {p};", None) for p in "abcd"]
+    draft = ExtractiveGenerator().generate("Does the controller keep registers?", tuple(evidence))
+    sentences = parse_draft(draft.text)
+    assert sentences[0].text.startswith("The controller shall keep the records of register 1")
+    assert len(sentences) <= MAX_SENTENCES and "register 2" in draft.text and "register 3" not in draft.text
