@@ -538,9 +538,11 @@ class ExtractiveGenerator:
         for score, cand in scored[1:]:
             if score < SECOND * best_score:
                 break
-            # a unit retrieval ranked near the top is quoted even when it adds no word of the question: the words of
-            # a question put in a user's own terms say little of which paragraphs answer it
-            near_top = cand.retrieved and cand.rank <= RETRIEVED and cand.sid not in seen
+            # a unit retrieval ranked near the top is quoted even when it adds no word of the question, while some
+            # word of the question is not yet answered: the words of a question put in a user's own terms say little
+            # of which paragraphs answer it ("What is an AI system?" is answered whole by the definition)
+            near_top = (cand.retrieved and cand.rank <= RETRIEVED and cand.sid not in seen
+                        and bool(set(q_terms) - covered))
             if (not (set(q_terms) & cand.terms) - covered and not near_top) or cand in chosen:
                 continue
             if cand.sid in seen:  # another sentence of a unit quoted in part, that answers more of the question

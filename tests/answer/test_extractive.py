@@ -481,7 +481,7 @@ def test_an_answer_verify_would_find_too_long_is_rebuilt_with_a_unit_less():
                                   f"The controller shall keep the records of register {n}:", n))
         evidence += [_evidence(f"S{len(evidence) + 1}", f"art_{n}.par_1.pnt_{p}",
                                f"({p}) the entries of register {n} on {p};", None) for p in "abcd"]
-    draft = ExtractiveGenerator().generate("Does the controller keep registers?", tuple(evidence))
+    draft = ExtractiveGenerator().generate("Does the controller keep registers of its vendors?", tuple(evidence))
     sentences = parse_draft(draft.text)
     assert sentences[0].text.startswith("The controller shall keep the records of register 1")
     assert len(sentences) <= MAX_SENTENCES and "register 2" in draft.text and "register 3" not in draft.text
