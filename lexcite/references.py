@@ -20,7 +20,7 @@ from lexcite.errors import CitationError
 from lexcite.values import act_numbers
 
 __all__ = ["Reference", "find_references", "without_references", "parse_reference", "resolve", "suggest", "ActNames",
-           "short_title", "short_forms", "name_core", "unit_head"]
+           "short_title", "short_forms", "name_core", "unit_head", "self_and_ancestors"]
 
 _NO = r"\d+[a-z]{0,2}"
 _ROMAN = r"[IVXLC]+"
@@ -343,3 +343,10 @@ def unit_head(unit: str) -> str:
         elif key == "rct":
             head = f"Recital ({no})"
     return head
+
+
+def self_and_ancestors(unit: str) -> list[str]:
+    """A unit id and the ids of the units it lies in, innermost first: 'art_10.par_5.pnt_a' -> itself,
+    'art_10.par_5', 'art_10'."""
+    parts = unit.split(".")
+    return [".".join(parts[:n]) for n in range(len(parts), 0, -1)]

@@ -48,7 +48,7 @@ from lexcite.catalog import Catalog
 from lexcite.config import Settings
 from lexcite.contract import CitationRef, Perimeter
 from lexcite.errors import ConfigError, IndexMismatch
-from lexcite.index.admission import SCALES, score_scale
+from lexcite.index.admission import SCALES, refused_before_ranking, score_scale
 from lexcite.index.interrupted import build_lock
 from lexcite.index.manifest import load_manifest, save_manifest
 from lexcite.index.search import Searcher
@@ -176,7 +176,7 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
                 # the scope check is on whatever the row: thresholds are keyed by the ranking stages only, and a
                 # question it refuses says nothing about where the threshold lies
                 r = searcher.search(q.question, q.perimeter, k=6, stages=replace(stages, threshold=False, scope=True))
-                if r.outside or r.absent:  # refused by the scope check whatever the threshold: nothing to learn from it
+                if refused_before_ranking(r.outside, r.absent):  # refused whatever the threshold: nothing to learn
                     skipped += 1
                     continue
                 top = r.ranked[0].score if r.ranked else -math.inf

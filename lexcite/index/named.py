@@ -33,7 +33,7 @@ from lexcite.index.chunks import Passage
 from lexcite.index.manifest import write_atomic
 from lexcite.index.provenance import asks_about_a_change
 from lexcite.question import cues, singular
-from lexcite.references import ActNames, find_references, unit_head
+from lexcite.references import ActNames, find_references, self_and_ancestors, unit_head
 from lexcite.values import act_label
 
 __all__ = ["Named", "NamedCandidates", "absent_reason", "unit_changes", "defined_term", "defined_terms",
@@ -122,9 +122,8 @@ class Named:
         self._under: dict[tuple[str, str], list[int]] = {}  # (act, unit id or an ancestor's) -> positions
         for i, p in enumerate(passages):
             u = p.record.unit
-            parts = u.unit.split(".")
-            for n in range(1, len(parts) + 1):
-                self._under.setdefault((u.act, ".".join(parts[:n])), []).append(i)
+            for unit in self_and_ancestors(u.unit):
+                self._under.setdefault((u.act, unit), []).append(i)
 
     @cached_property
     def _defined(self) -> tuple[dict[str, list[int]], re.Pattern[str] | None]:
@@ -174,7 +173,7 @@ class Named:
             # ("What did the Omnibus change in Article 10(5)?": its instruction answers)
             if not any(mask[i] for i in anywhere) and not asks_about_a_change(query):
                 change = next((self._changes[a, u] for a in acts for cand in ref.candidates
-                               for u in _self_and_ancestors(cand) if (a, u) in self._changes), "")
+                               for u in self_and_ancestors(cand) if (a, u) in self._changes), "")
                 absent.append(f"{_cited(ref.text, ref.act)}, which is not in the versions searched"
                               f"{f' (it {change})' if change else ''}: only {_versions(self._passages, anywhere)} "
                               "has it")
@@ -218,12 +217,6 @@ def unit_changes(links: Iterable[AmendmentLink]) -> dict[tuple[str, str], str]:
             notes[link.target_act, link.target_unit] = (f"was {link.action} by {by}, {unit_head(link.amending.unit)}"
                                                         f"{when}")
     return notes
-
-
-def _self_and_ancestors(unit: str) -> list[str]:
-    """'art_10.par_5.pnt_a' -> itself, 'art_10.par_5', 'art_10'."""
-    parts = unit.split(".")
-    return [".".join(parts[:n]) for n in range(len(parts), 0, -1)]
 
 
 def _versions(passages: Sequence[Passage], positions: Iterable[int]) -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lexcite.index.chunks import Passage
+from lexcite.references import self_and_ancestors
 
 __all__ = ["Provenance", "Attached", "asks_about_a_change", "without_change_words"]
 
@@ -58,9 +59,8 @@ class Provenance:
         self._enacted: dict[int, list[int]] = {}
         for i, p in enumerate(passages):
             u = p.record.unit
-            parts = u.unit.split(".")
-            enacted = [j for n in range(len(parts), 0, -1)  # the instruction's own point, then the ones it is in
-                       for j in by_source.get((f"{u.act}@{u.version}", u.language, ".".join(parts[:n])), [])]
+            enacted = [j for unit in self_and_ancestors(u.unit)  # the instruction's own point, then the ones it is in
+                       for j in by_source.get((f"{u.act}@{u.version}", u.language, unit), [])]
             if enacted:
                 self._enacted[i] = enacted
 
