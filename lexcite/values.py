@@ -47,13 +47,18 @@ __all__ = [
     "counts",
 ]
 
-# The law's answer to "how quickly?" where it sets no number: a standard of time, not a value (nothing to bind)
+# The law's answer to "how quickly?" or "by when?" where it sets no number: a standard of time, or the event
+# by which something is due ("at the latest at the time of the first communication", "prior to placing it on
+# the market"): not a value (nothing to bind)
 _TIME_STANDARD = re.compile(r"\b(?:without undue delay|without delay|immediately|promptly|forthwith|"
-                            r"as soon as (?:possible|practicable))\b", re.I)
+                            r"as soon as (?:possible|practicable)|at the latest (?:at the time|when|upon|before|by)|"
+                            r"no later than (?:at the time|when|upon|the time)|prior to (?:placing|putting|the start)|"
+                            r"before (?:placing|putting) (?:\w+ ){0,4}(?:on the market|into service))\b", re.I)
 
 
 def states_time_standard(text: str) -> bool:
-    """True when `text` sets a time by a standard ("without undue delay", "immediately") rather than a period."""
+    """True when `text` sets a time by a standard ("without undue delay", "immediately") or by an event ("prior
+    to placing on the market") rather than by a period or a date."""
     return bool(_TIME_STANDARD.search(text))
 
 

@@ -74,6 +74,11 @@ def test_a_standard_of_time_is_no_value_but_answers_how_quickly():
     assert states_time_standard("the controller shall communicate the breach to the data subject without undue delay")
     assert states_time_standard("shall immediately inform the distributors")
     assert not states_time_standard("within 72 hours of becoming aware of it")
+    # the event by which something is due answers "by when?" as well (GDPR Article 21(4), AI Act Article 49(1))
+    assert states_time_standard("At the latest at the time of the first communication with the data subject, the "
+                                "right shall be explicitly brought to the attention of the data subject")
+    assert states_time_standard("Before placing on the market or putting into service a high-risk AI system")
+    assert not states_time_standard("before the Board adopts its opinion on the matter")
     assert not [v for v in read_values("without undue delay") if v.kind == "period"]
 
 

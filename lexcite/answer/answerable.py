@@ -234,8 +234,12 @@ _NUMBER_WORD = re.compile(r"\b(?:(?:two|three|four|five|six|seven|eight|nine|ten
 
 def _spoken(term: str, terms: set[str]) -> bool:
     """`term` (a stem) is among `terms`, or begins one: the light stemmer leaves 'malfunct' (malfunction) beside
-    'malfunction' (malfunctioning), so a shared start of five letters or more counts."""
-    return term in terms or any(len(term) >= 5 and t.startswith(term) for t in terms)
+    'malfunction' (malfunctioning), so a shared start of five letters or more counts. A compound is spoken when
+    its parts are: the acts write "AI specific" where a question writes "AI-specific"."""
+    if term in terms or any(len(term) >= 5 and t.startswith(term) for t in terms):
+        return True
+    parts = content_terms(term.replace("-", " ")) if "-" in term else []
+    return len(parts) > 1 and all(_spoken(p, terms) for p in parts)
 
 
 def _kind_phrase(wanted: Iterable[str]) -> str:

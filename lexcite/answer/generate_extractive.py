@@ -281,9 +281,12 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
     values = {v.kind for v in read_values(stated)}
     bonus = 0.0
     asks_value = c.date or c.period or c.amount or c.percent or c.power
-    standard = c.period and states_time_standard(text)  # "how quickly?": "without undue delay"
+    # "how quickly?": "without undue delay"; "by when?": "at the latest at the time of the first communication"
+    standard = (c.period or c.date) and states_time_standard(text)
     if c.date and ("date" in values or "month" in values):
         bonus += 0.35 + (0.15 if _APPLY.search(text) else 0.0)
+    elif c.date and not c.period and standard:
+        bonus += STANDARD_OF_TIME
     if c.period and ("period" in values or standard):
         # a standard of time ("without undue delay") answers "how quickly?", but "what's the longest ...?" and "how
         # long ...?" less well

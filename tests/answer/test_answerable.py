@@ -152,6 +152,14 @@ class TestOnRealUnits:
         assert not v.answerable and "programming languages" in v.reason
         assert check("Which high-risk systems does Article 6 list?", evidence, ACTS).answerable
 
+    def test_a_compound_is_spoken_of_when_its_parts_are(self, units):
+        # Article 15(5) speaks of "AI specific vulnerabilities" and "attacks": the question's "AI-specific" is there
+        v = check("Which AI-specific kinds of attack must the security measures of a high-risk system deal with?",
+                  units.evidence("art_15.par_5"), ACTS)
+        assert v.answerable, v.reason
+        assert not check("Which AI-specific kinds of insurance must a provider take out?",
+                         units.evidence("art_15.par_5"), ACTS).answerable
+
     def test_a_provision_reference_is_not_a_name(self, units):
         v = check("Which cases listed in Art 35(3) GDPR make a data protection impact assessment mandatory?",
                   units.evidence(f"{GDPR}#art_35.par_3"), ACTS)

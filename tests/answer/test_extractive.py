@@ -317,6 +317,16 @@ def test_the_longest_time_allowed_is_a_period_set_in_numbers_before_a_standard_o
     assert _score(asked, numbers, shape_of(asked)) > _score(asked, standard, shape_of(asked))
 
 
+def test_by_when_is_answered_by_the_event_that_sets_the_time():
+    # GDPR Article 21(4) sets no date: the right to object is pointed out "at the latest at the time of the first
+    # communication"; that sentence answers "by when?" before one that says nothing of time
+    question = "By when must we point out the right to object to our customers?"
+    event = "At the latest at the time of the first communication, the right to object shall be brought to the " \
+            "attention of the data subject."
+    other = "The data subject shall have the right to object to processing of personal data concerning him."
+    assert _score(question, event) > _score(question, other)
+
+
 def test_a_date_question_in_another_language_gets_the_sentence_that_sets_the_date(units):
     # no word of an Italian question is in the English text: the top-ranked unit would be quoted, but the question
     # asks since when, and the best-ranked sentence that says from when something applies answers it
