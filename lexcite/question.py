@@ -235,11 +235,14 @@ def value_secondary(question: str) -> bool:
 # not one that only mentions a fine or a deadline ("What do authorities weigh up when setting a fine?").
 _ASKS_VALUE = re.compile(
     r"(?:^|[.?!:;—–]\s+|,\s*)(?:(?:and|but|so)\s+)?"
+    # "For how many years ...?", "Up to how much ...?": a preposition before the asking words
+    r"(?:(?:for|in|after|within|up to|at)\s+)?"
     r"(?:how (?:much|long|many|soon|quickly|fast|often|high|big|large|old)|"
     r"(?:what|which)(?:'s| is) the (?:longest|shortest)|"
     rf"(?:by|since|until|from) when|{_WHEN_DATE}|within how|up to how|(?:from|at) what (?:age|date|day|year)|"
     r"(?:what|which)(?:'s| is| are| was| were)? (?:the )?(?:\w+ ){0,2}(?:date|deadline|period|time limit|amount|fine|"
-    r"fines|penalty|penalties|ceiling|cap|threshold|percentage|rate|age|number|sum|fee|fees|salary)\b)", re.I)
+    r"fines|penalty|penalties|ceiling|cap|threshold|percentage|rate|age|number|sum|fee|fees|salary|headcount|turnover|"
+    r"duration)\b)", re.I)
 
 
 def asks_for_value(question: str) -> bool:

@@ -201,6 +201,11 @@ class TestOnRealUnits:
     ("What do data protection authorities weigh up when setting the size of a GDPR fine?", False),
     ("Besides the compute threshold, what criteria can the Commission use?", False),
     ("When assessing the risks, must a provider think about children?", False),
+    # a preposition before the asking words; a headcount or turnover asked for, not a minimum of duties
+    ("For how many years does the approval of a code of conduct stay valid?", True),
+    ("What is the maximum headcount a company can have and still count as a small mid-cap?", True),
+    ("What is the minimum a provider must document?", False),
+    ("What is the role of the maximum fine in the Act?", False),
 ])
 def test_only_a_question_that_asks_for_the_value_is_a_value_question(question, asks):
     assert asks_for_value(question) is asks
