@@ -76,6 +76,7 @@ from lexcite.answer.evidence import instruction_like, own_text
 from lexcite.answer.verify import MAX_SENTENCES
 from lexcite.contract import CitationRef, Evidence
 from lexcite.index.provenance import asks_about_a_change, without_change_words
+from lexcite.ingest.amendment_formula import opens_with_formula
 from lexcite.lay_terms import acts_terms, written_out
 from lexcite.question import (
     Cues,
@@ -643,7 +644,9 @@ class ExtractiveGenerator:
             heads.setdefault(cand.unit, cand.sid)
         best_group, best_value = None, best_score
         for parent, sids in groups.items():
-            if len(sids) < 2:
+            # an amending act's instructions ("(3) in Article 2, the following paragraph is added: ...") are a list
+            # of changes, each about another provision: together they share every word, and answer nothing
+            if len(sids) < 2 or any(opens_with_formula(by_sid[sid][0].text) for sid in sids):
                 continue
             terms = set().union(*(x.terms for sid in sids for x in by_sid[sid]))
             lexical = sum(w for t, w in q_terms.items() if t in terms) / total

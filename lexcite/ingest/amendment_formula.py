@@ -16,7 +16,8 @@ from lexcite.ingest._markup import norm_space
 from lexcite.ingest._oj import celex_from_title
 from lexcite.ingest.dates import ORDINALS as _ORDINALS
 
-__all__ = ["ACTIONS", "ACT_AMENDED", "SINGLE_INSTRUCTION", "Formula", "clean_formula", "parse_formula", "new_unit_id"]
+__all__ = ["ACTIONS", "ACT_AMENDED", "SINGLE_INSTRUCTION", "Formula", "clean_formula", "parse_formula", "new_unit_id",
+           "opens_with_formula"]
 
 ACTIONS = ("replaced", "inserted", "deleted", "added", "amended", "unparsed")
 
@@ -222,6 +223,13 @@ def clean_formula(formula: str) -> str:
     text = norm_space(formula)
     text = re.sub(r"^\((?:\d+[a-z]*|[a-z]+)\)\s+", "", text)  # a unit text's own label "(a) "
     return text.rstrip(" :;.,")
+
+
+def opens_with_formula(text: str) -> bool:
+    """Whether a unit's text opens with a drafting formula ("(3) in Article 2, the following paragraph is added:
+    ...", "Regulation (EU) 2024/1689 is amended as follows:"): an amending instruction, not a rule of its own."""
+    head = clean_formula(norm_space(text).split(":", 1)[0])
+    return bool(ACT_AMENDED.match(head) or _INSERT.match(head) or _CHANGE.match(head))
 
 
 def parse_formula(formula: str, context: str = "") -> Formula:

@@ -354,6 +354,26 @@ def test_a_list_quoted_instead_of_the_best_sentence_takes_no_further_sentence_of
     assert [tuple(s.sids) for s in parse_draft(draft.text)][:2] == [("S2",), ("S3",)]
 
 
+def test_an_amending_acts_instructions_are_no_list_that_answers():
+    from lexcite.contract import CitationRef, Evidence
+
+    def ev(sid: str, act: str, unit: str, text: str) -> Evidence:
+        return Evidence(sid, CitationRef(act, "2026-07-27", unit), f"Article {unit}", text, "current", True, "")
+
+    # the Omnibus's points, each changing another article, share more of the question's words together than the
+    # paragraph that answers it (dev ee21 quoted points (3) and (4) of the Omnibus's Article 1 for Article 4(3))
+    evidence = [ev("S1", "32026R1744", "art_1.pnt_3", "(3) in Article 2, the following paragraph is added: '13. The "
+                                                      "Commission shall adopt delegated acts on staff.'"),
+                ev("S2", "32026R1744", "art_1.pnt_4", "(4) Article 3 is amended as follows: '(14) a common safety "
+                                                      "component draws on goals.'"),
+                ev("S3", "32024R1689", "art_4.par_3", "3. The Board shall adopt recommendations on AI literacy, "
+                                                      "taking into account European competence frameworks.")]
+    draft = ExtractiveGenerator().generate("Which body sets common goals for AI literacy, and what must it draw on?",
+                                           evidence)
+    assert "list" not in draft.params
+    assert parse_draft(draft.text)[0].sids == ("S3",)
+
+
 def test_a_list_too_long_to_quote_whole_keeps_the_points_that_answer_with_their_own_points():
     from lexcite.contract import CitationRef, Evidence
 

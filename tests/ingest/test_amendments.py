@@ -44,6 +44,16 @@ class TestFormulaParser:
         f = parse_formula("in Article 1(2), point (g) is replaced by the following:")
         assert (f.action, f.targets) == ("replaced", ("art_1.par_2.pnt_g",))
 
+    def test_a_unit_that_opens_with_a_formula_is_an_instruction(self):
+        from lexcite.ingest.amendment_formula import opens_with_formula
+
+        assert opens_with_formula("(3) in Article 2, the following paragraph is added: ‘13. For high-risk AI ...")
+        assert opens_with_formula("(5) Article 4 is replaced by the following: ‘Article 4 AI literacy ...")
+        assert opens_with_formula("Regulation (EU) 2024/1689 is amended as follows:")
+        # a rule that lists cases is none, though it ends on a colon too
+        assert not opens_with_formula("(c) they modify the intended purpose of an AI system: ...")
+        assert not opens_with_formula("(a) the CE marking has been affixed in violation of Article 48;")
+
     def test_a_paragraph_deleted_by_its_article_reference(self):
         f = parse_formula("Article 10(5) is deleted;")
         assert (f.action, f.targets) == ("deleted", ("art_10.par_5",))
