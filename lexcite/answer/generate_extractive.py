@@ -75,6 +75,7 @@ from lexcite.answer.draft import MARKER, Draft, parse_draft, split_sentences
 from lexcite.answer.evidence import instruction_like, own_text
 from lexcite.answer.verify import MAX_SENTENCES
 from lexcite.contract import CitationRef, Evidence
+from lexcite.index.named import TERM_QUALIFIER
 from lexcite.index.provenance import asks_about_a_change, without_change_words
 from lexcite.ingest.amendment_formula import opens_with_formula
 from lexcite.lay_terms import acts_terms, written_out
@@ -114,7 +115,8 @@ FURTHER = 0.7  # a further sentence of a unit quoted in part, at this share of t
 
 # "‘X’ means", "“X” or “Y” means" (the term and its abbreviation)
 _DEFINES = re.compile(r"[‘'\"“](?P<term>[^’'\"”]{2,80})[’'\"”](?:\s+or\s+[‘'\"“](?P<alias>[^’'\"”]{2,80})[’'\"”])?"
-                      r"\s+(?:means|shall mean|refers to|is defined as)\b", re.I)
+                      # "‘consent’ of the data subject means ..." (GDPR Article 4(11)): index/named.py
+                      + TERM_QUALIFIER + r"\s+(?:means|shall mean|refers to|is defined as)\b", re.I)
 # the verb of a definition ("‘AI Office’ means ...") is the law's form, not its content: "enough means" is no match
 _DEFINING_VERB = re.compile(r"([’'\"”])\s+(?:means|shall mean)\b")
 _APPLY = re.compile(r"\b(?:shall apply|shall be applicable|applies|apply|enter into force|shall enter into force)\b"

@@ -37,14 +37,18 @@ from lexcite.references import ActNames, find_references, self_and_ancestors, un
 from lexcite.values import act_label
 
 __all__ = ["Named", "NamedCandidates", "absent_reason", "unit_changes", "defined_term", "defined_terms",
-           "terms_path", "save_terms", "load_terms"]
+           "terms_path", "save_terms", "load_terms", "TERM_QUALIFIER"]
 
 _BY_NUMBER = re.compile(r"(?:Regulation|Directive|Decision|\d)")  # an act cited by its number takes no article
 _MAX_PER_REFERENCE = 8  # a whole annex or article: its first units (the evidence adds the rest of the provision)
 _MAX_TERMS = 2
+# Words a definition may put between its term and "means": "(11) ‘consent’ of the data subject means ...", "(58)
+# ‘subject’, for the purpose of real-world testing, means ..."
+TERM_QUALIFIER = r"(?:\s+of the [a-z ]{2,30}?|,\s+for the purposes? of [^,]{2,60},)?"
 # "(14) ‘serious incident’ means ...", "(4) 'profiling' means ...", "‘X’ or ‘Y’ means"
 _DEFINITION = re.compile(r"^\s*\(?\d+[a-z]?\)?\s*[‘'\"“]([^’'\"”]{2,80})[’'\"”](?:\s*(?:or|and)\s*[‘'\"“][^’'\"”]+"
-                         r"[’'\"”])*\s+(?:means|shall mean|refers to)\b", re.I)
+                         r"[’'\"”])*" + TERM_QUALIFIER + r"\s+(?:means|shall mean|refers to)\b", re.I)
+_TERMS_RULE = 2  # the version of the rule above a saved term list was read with: a list read by another is stale
 
 
 def defined_term(text: str) -> str | None:
@@ -69,18 +73,19 @@ def terms_path(home: Path) -> Path:
 
 def save_terms(path: Path, passages: Sequence[Passage], fingerprint: str) -> None:
     """Write the term list of `passages`, tagged with `fingerprint` (bm25.fingerprint of their texts)."""
-    write_atomic(path, json.dumps({"fingerprint": fingerprint, "terms": defined_terms(passages)}, ensure_ascii=False))
+    write_atomic(path, json.dumps({"fingerprint": fingerprint, "rule": _TERMS_RULE, "terms": defined_terms(passages)},
+                                  ensure_ascii=False))
 
 
 def load_terms(path: Path, fingerprint: str) -> dict[str, list[str]] | None:
     """The term list saved at `path`, or None when there is none, it cannot be read, or it was built
-    from other passages (the caller then reads the passages)."""
+    from other passages or by another rule (the caller then reads the passages)."""
     try:
         saved = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, ValueError):
         return None
-    if not isinstance(saved, dict) or saved.get("fingerprint") != fingerprint or not isinstance(
-            saved.get("terms"), dict):
+    if not isinstance(saved, dict) or saved.get("fingerprint") != fingerprint or saved.get("rule") != _TERMS_RULE \
+            or not isinstance(saved.get("terms"), dict):
         return None
     return saved["terms"]
 

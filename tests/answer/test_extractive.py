@@ -317,6 +317,14 @@ def test_the_longest_time_allowed_is_a_period_set_in_numbers_before_a_standard_o
     assert _score(asked, numbers, shape_of(asked)) > _score(asked, standard, shape_of(asked))
 
 
+def test_a_definition_that_names_whose_term_it_is_is_a_definition():
+    # GDPR Article 4(11) "'consent' of the data subject means ...": a definition, like "'profiling' means ..."
+    question = "What counts as consent of the data subject?"
+    definition = "(11) 'consent' of the data subject means any freely given indication of the data subject's wishes."
+    other = "The data subject shall have the right to withdraw his or her consent at any time."
+    assert _score(question, definition) > _score(question, other) + 0.3
+
+
 def test_by_when_is_answered_by_the_event_that_sets_the_time():
     # GDPR Article 21(4) sets no date: the right to object is pointed out "at the latest at the time of the first
     # communication"; that sentence answers "by when?" before one that says nothing of time
