@@ -48,6 +48,7 @@ TERM_QUALIFIER = r"(?:\s+of the [a-z ]{2,30}?|,\s+for the purposes? of [^,]{2,60
 # "(14) ‘serious incident’ means ...", "(4) 'profiling' means ...", "‘X’ or ‘Y’ means"
 _DEFINITION = re.compile(r"^\s*\(?\d+[a-z]?\)?\s*[‘'\"“]([^’'\"”]{2,80})[’'\"”](?:\s*(?:or|and)\s*[‘'\"“][^’'\"”]+"
                          r"[’'\"”])*" + TERM_QUALIFIER + r"\s+(?:means|shall mean|refers to)\b", re.I)
+_UNNUMBERED_ANNEX = re.compile(r"\bannex(?:es)?\b(?!\s+(?:[IVXLC]+|\d+)\b)", re.I)
 _TERMS_RULE = 2  # the version of the rule above a saved term list was read with: a list read by another is stale
 
 
@@ -129,6 +130,7 @@ class Named:
             u = p.record.unit
             for unit in self_and_ancestors(u.unit):
                 self._under.setdefault((u.act, unit), []).append(i)
+        self._with_annexes = {act for act, unit in self._under if unit.startswith("anx_")}
 
     @cached_property
     def _defined(self) -> tuple[dict[str, list[int]], re.Pattern[str] | None]:
@@ -188,6 +190,13 @@ class Named:
                 if found:
                     refs.extend(j for j in found[:_MAX_PER_REFERENCE] if j not in refs)
                     break
+        # "the GDPR's annex", "the annexes to the GDPR": an act with no annex at all, named alone (a numbered annex
+        # is a reference, above)
+        if _UNNUMBERED_ANNEX.search(query) and len(named_acts := self.acts_in(query)) == 1:
+            act = next(iter(named_acts))
+            if act not in self._with_annexes:
+                label = act_label(act) or act
+                absent.append(f"an annex of {label}, which has none in any version the catalog holds")
         terms: list[str] = []
         defs: list[int] = []
         asks = cues(query)

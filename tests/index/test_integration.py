@@ -115,6 +115,17 @@ def test_a_question_citing_a_provision_no_act_has_admits_nothing_and_names_it(re
     assert paragraph.absent == ("Article 50(9) of the AI Act" + nowhere,) and paragraph.admitted == ()  # it has 7
 
 
+def test_an_annex_of_an_act_that_has_none_is_absent(real_index):
+    # the GDPR has no annex (nor has this fixture's cut of the AI Act)
+    r = real_index.search("The GDPR's annex has a template for impact assessments. Which sections does it list?",
+                          Perimeter(), stages=NO_THRESHOLD)
+    assert r.absent == ("an annex of Regulation (EU) 2016/679, which has none in any version the catalog holds",)
+    assert r.abstained and r.admitted == ()
+    for q in ("Do the annexes of the AI Act or the GDPR say anything about templates?",  # two acts: not read
+              "What must the GDPR's records of processing contain?"):  # no annex named
+        assert real_index.search(q, Perimeter(), stages=NO_THRESHOLD).absent == (), q
+
+
 def test_a_question_under_a_held_act_is_not_refused_by_the_scope_check(real_index):
     for q in ("Under the EU AI Act, which practices are prohibited?",
               "If our AI product meets the Cyber Resilience Act, must we still show it meets the AI Act's "
