@@ -2,7 +2,7 @@
 
     LEXCITE_HOME=HOME HF_HUB_OFFLINE=1 .venv/bin/python bench/ranking_sweep.py --split dev \
         [--stages '{"expansion": false}'] [--params '{"act_bonus": 0.05}'] [--bm25-stems replace|add] \
-        [--cache FILE]
+        [--budget TOKENS] [--cache FILE]
 
 Prints paragraph hit@6 and MRR over the split's answerable questions (the `cx` questions, which need the
 twelve-act catalog, are left out unless --with-cx). The abstention threshold is the one the home calibrated for
@@ -50,6 +50,7 @@ def main() -> None:
     ap.add_argument("--params", default="{}", help="JSON: Params fields to change")
     ap.add_argument("--bm25-stems", choices=("replace", "add"), default=None)
     ap.add_argument("--with-cx", action="store_true")
+    ap.add_argument("--budget", type=int, default=None, help="evidence tokens (default: the Searcher's)")
     ap.add_argument("--cache", type=Path, default=None)
     args = ap.parse_args()
     if args.bm25_stems:
@@ -63,6 +64,8 @@ def main() -> None:
         threshold = float(searcher.manifest["thresholds"][stages_key(Stages())]["value"])
         searcher.params = replace(searcher.params, **json.loads(args.params))
         searcher.threshold_for = lambda _stages: threshold  # type: ignore[method-assign]
+        if args.budget:
+            searcher.budget = args.budget
         for q in questions:
             result = searcher.search(q.question, q.perimeter, 6, stages)
             memo[(q.question, q.perimeter, 6)] = result
