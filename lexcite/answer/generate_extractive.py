@@ -68,7 +68,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from lexcite.answer.draft import MARKER, Draft, parse_draft, split_sentences
@@ -114,6 +114,7 @@ FURTHER = 0.7  # a further sentence of a unit quoted in part, at this share of t
 # share the question's words loosely ("(h) ... publicly accessible spaces" for a question on scraping CCTV footage)
 
 # "‘X’ means", "“X” or “Y” means" (the term and its abbreviation)
+_QUOTES = re.compile(r"[‘’'“”\"]")
 _DEFINES = re.compile(r"[‘'\"“](?P<term>[^’'\"”]{2,80})[’'\"”](?:\s+or\s+[‘'\"“](?P<alias>[^’'\"”]{2,80})[’'\"”])?"
                       # "‘consent’ of the data subject means ..." (GDPR Article 4(11)): index/named.py
                       + TERM_QUALIFIER + r"\s+(?:means|shall mean|refers to|is defined as)\b", re.I)
@@ -256,6 +257,30 @@ class _Candidate:
     parent: str = ""  # the evidence id of that paragraph
     heading: frozenset[str] = frozenset()  # the content terms of its provision's heading
     retrieved: bool = False  # its unit was ranked by retrieval (a point: or a point of its paragraph was)
+
+
+def _plain(sentence: str) -> str:
+    """A sentence's words alone: an instruction quotes its new text ("‘5. The AI Office shall ...’;")."""
+    return " ".join(_QUOTES.sub(" ", sentence).split()).casefold().strip(" .;:")
+
+
+def _restated_instructions(evidence: Sequence[Evidence], own: Mapping[str, str]) -> dict[str, set[str]]:
+    """The evidence ids of amending instructions ("(b) paragraph 5 is replaced by the following: ‘5. ...’") whose
+    new words the evidence also holds as the provision they enacted, each with the ids of the units that hold
+    them: the law as it stands is quoted, once, and the note on its amendment cites the instruction
+    (answer/amended.py); the instruction's words would repeat it."""
+    enacted: dict[str, set[str]] = {}
+    for e in evidence:
+        if not opens_with_formula(e.text):
+            for s in candidate_sentences(own[e.sid]):
+                enacted.setdefault(_plain(s), set()).add(e.sid)
+    out: dict[str, set[str]] = {}
+    for e in evidence:
+        if opens_with_formula(e.text):
+            holders = {sid for s in candidate_sentences(own[e.sid]) for sid in enacted.get(_plain(s), ())}
+            if holders:
+                out[e.sid] = holders
+    return out
 
 
 def candidate_sentences(text: str) -> list[str]:
@@ -462,7 +487,15 @@ class ExtractiveGenerator:
         long_forms = written_out(e.text for e in evidence) if self.use_cues else {}
         units = {(e.ref.act, e.ref.version, e.ref.unit): e.sid for e in evidence}
         rank_of, retrieved = _retrieval_ranks(evidence)
+        restated = _restated_instructions(evidence, own)
+        for instruction, holders in restated.items():  # the text it enacted takes its place in the ranking
+            for sid in holders:
+                rank_of[sid] = min(rank_of[sid], rank_of[instruction])
+                if instruction in retrieved:
+                    retrieved.add(sid)
         for e in evidence:
+            if e.sid in restated:
+                continue
             rank = rank_of[e.sid]
             head, _, last = e.ref.unit.rpartition(".")
             parent = units.get((e.ref.act, e.ref.version, head)) if last.startswith("pnt_") else None
@@ -648,7 +681,8 @@ class ExtractiveGenerator:
         for parent, sids in groups.items():
             # an amending act's instructions ("(3) in Article 2, the following paragraph is added: ...") are a list
             # of changes, each about another provision: together they share every word, and answer nothing
-            if len(sids) < 2 or any(opens_with_formula(by_sid[sid][0].text) for sid in sids):
+            if len(sids) < 2 or any(opens_with_formula(by_sid[sid][0].text) for sid in sids) or (
+                    parent in heads and opens_with_formula(by_sid[heads[parent]][0].text)):
                 continue
             terms = set().union(*(x.terms for sid in sids for x in by_sid[sid]))
             lexical = sum(w for t, w in q_terms.items() if t in terms) / total

@@ -382,6 +382,26 @@ def test_an_amending_acts_instructions_are_no_list_that_answers():
     assert parse_draft(draft.text)[0].sids == ("S3",)
 
 
+def test_an_instruction_whose_new_words_the_evidence_holds_as_the_law_is_not_quoted_again():
+    from lexcite.contract import CitationRef, Evidence
+
+    def ev(sid: str, act: str, unit: str, text: str, rank: int | None) -> Evidence:
+        return Evidence(sid, CitationRef(act, "2026-07-27", unit), f"Article {unit}", text, "current", True, "",
+                        rank=rank)
+
+    # the Omnibus replaced Article 27(5); retrieval ranked the instruction first: the paragraph as it stands is
+    # quoted once, in the instruction's place (dev ef17 quoted both, the same words twice)
+    new = "The AI Office shall develop a template for a questionnaire to help deployers comply in a simplified manner."
+    evidence = [ev("S1", "32026R1744", "art_1.pnt_13.pnt_b", f"(b) paragraph 5 is replaced by the following: "
+                                                             f"‘5. {new}’;", 1),
+                ev("S2", "32024R1689", "art_27.par_5", f"5. {new}", 3),
+                ev("S3", "32024R1689", "art_27.par_4", "4. The deployer shall notify the market surveillance "
+                                                       "authority of the results of the assessment.", 2)]
+    draft = ExtractiveGenerator().generate("Will the AI Office give deployers a questionnaire template?", evidence)
+    quoted = [sid for s in parse_draft(draft.text) for sid in s.sids]
+    assert quoted[0] == "S2" and "S1" not in quoted and draft.text.count("questionnaire") == 1
+
+
 def test_a_list_too_long_to_quote_whole_keeps_the_points_that_answer_with_their_own_points():
     from lexcite.contract import CitationRef, Evidence
 
