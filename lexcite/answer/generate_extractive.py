@@ -264,7 +264,7 @@ def _plain(sentence: str) -> str:
     return " ".join(_QUOTES.sub(" ", sentence).split()).casefold().strip(" .;:")
 
 
-def _restated_instructions(evidence: Sequence[Evidence], own: Mapping[str, str]) -> dict[str, set[str]]:
+def _restated_instructions(evidence: Sequence[Evidence], sentences: Mapping[str, list[str]]) -> dict[str, set[str]]:
     """The evidence ids of amending instructions ("(b) paragraph 5 is replaced by the following: ‘5. ...’") whose
     new words the evidence also holds as the provision they enacted, each with the ids of the units that hold
     them: the law as it stands is quoted, once, and the note on its amendment cites the instruction
@@ -272,12 +272,12 @@ def _restated_instructions(evidence: Sequence[Evidence], own: Mapping[str, str])
     enacted: dict[str, set[str]] = {}
     for e in evidence:
         if not opens_with_formula(e.text):
-            for s in candidate_sentences(own[e.sid]):
+            for s in sentences[e.sid]:
                 enacted.setdefault(_plain(s), set()).add(e.sid)
     out: dict[str, set[str]] = {}
     for e in evidence:
         if opens_with_formula(e.text):
-            holders = {sid for s in candidate_sentences(own[e.sid]) for sid in enacted.get(_plain(s), ())}
+            holders = {sid for s in sentences[e.sid] for sid in enacted.get(_plain(s), ())}
             if holders:
                 out[e.sid] = holders
     return out
@@ -487,7 +487,8 @@ class ExtractiveGenerator:
         long_forms = written_out(e.text for e in evidence) if self.use_cues else {}
         units = {(e.ref.act, e.ref.version, e.ref.unit): e.sid for e in evidence}
         rank_of, retrieved = _retrieval_ranks(evidence)
-        restated = _restated_instructions(evidence, own)
+        sentences = {e.sid: candidate_sentences(own[e.sid]) for e in evidence}
+        restated = _restated_instructions(evidence, sentences)
         for instruction, holders in restated.items():  # the text it enacted takes its place in the ranking
             for sid in holders:
                 rank_of[sid] = min(rank_of[sid], rank_of[instruction])
@@ -500,7 +501,7 @@ class ExtractiveGenerator:
             head, _, last = e.ref.unit.rpartition(".")
             parent = units.get((e.ref.act, e.ref.version, head)) if last.startswith("pnt_") else None
             heading = frozenset(content_terms(e.title.partition(" — ")[2]))  # "Article 65(2) — Establishment ..."
-            for i, s in enumerate(candidate_sentences(own[e.sid])):
+            for i, s in enumerate(sentences[e.sid]):
                 terms = content_terms(_DEFINING_VERB.sub(r"\1", s))
                 terms += [w for t in terms if t in long_forms for w in long_forms[t]]
                 out.append(_Candidate(e.sid, rank, s, frozenset(terms), e.ref.unit.startswith("rct_"),
