@@ -257,6 +257,7 @@ class _Candidate:
     parent: str = ""  # the evidence id of that paragraph
     heading: frozenset[str] = frozenset()  # the content terms of its provision's heading
     retrieved: bool = False  # its unit was ranked by retrieval (a point: or a point of its paragraph was)
+    instruction: bool = False  # its unit is an amending instruction (opens with a drafting formula)
 
 
 def _plain(sentence: str) -> str:
@@ -264,19 +265,20 @@ def _plain(sentence: str) -> str:
     return " ".join(_QUOTES.sub(" ", sentence).split()).casefold().strip(" .;:")
 
 
-def _restated_instructions(evidence: Sequence[Evidence], sentences: Mapping[str, list[str]]) -> dict[str, set[str]]:
+def _restated_instructions(evidence: Sequence[Evidence], sentences: Mapping[str, list[str]],
+                           instructions: set[str]) -> dict[str, set[str]]:
     """The evidence ids of amending instructions ("(b) paragraph 5 is replaced by the following: ‘5. ...’") whose
     new words the evidence also holds as the provision they enacted, each with the ids of the units that hold
     them: the law as it stands is quoted, once, and the note on its amendment cites the instruction
     (answer/amended.py); the instruction's words would repeat it."""
     enacted: dict[str, set[str]] = {}
     for e in evidence:
-        if not opens_with_formula(e.text):
+        if e.sid not in instructions:
             for s in sentences[e.sid]:
                 enacted.setdefault(_plain(s), set()).add(e.sid)
     out: dict[str, set[str]] = {}
     for e in evidence:
-        if opens_with_formula(e.text):
+        if e.sid in instructions:
             holders = {sid for s in sentences[e.sid] for sid in enacted.get(_plain(s), ())}
             if holders:
                 out[e.sid] = holders
@@ -488,7 +490,8 @@ class ExtractiveGenerator:
         units = {(e.ref.act, e.ref.version, e.ref.unit): e.sid for e in evidence}
         rank_of, retrieved = _retrieval_ranks(evidence)
         sentences = {e.sid: candidate_sentences(own[e.sid]) for e in evidence}
-        restated = _restated_instructions(evidence, sentences)
+        instructions = {e.sid for e in evidence if opens_with_formula(e.text)}
+        restated = _restated_instructions(evidence, sentences, instructions)
         for instruction, holders in restated.items():  # the text it enacted takes its place in the ranking
             for sid in holders:
                 rank_of[sid] = min(rank_of[sid], rank_of[instruction])
@@ -506,7 +509,7 @@ class ExtractiveGenerator:
                 terms += [w for t in terms if t in long_forms for w in long_forms[t]]
                 out.append(_Candidate(e.sid, rank, s, frozenset(terms), e.ref.unit.startswith("rct_"),
                                       e.ref.act, e.ref.unit, i, own[parent] if parent else "", parent or "",
-                                      heading, e.sid in retrieved))
+                                      heading, e.sid in retrieved, e.sid in instructions))
         return out
 
     def generate(self, question: str, evidence: Sequence[Evidence]) -> Draft:
@@ -682,8 +685,8 @@ class ExtractiveGenerator:
         for parent, sids in groups.items():
             # an amending act's instructions ("(3) in Article 2, the following paragraph is added: ...") are a list
             # of changes, each about another provision: together they share every word, and answer nothing
-            if len(sids) < 2 or any(opens_with_formula(by_sid[sid][0].text) for sid in sids) or (
-                    parent in heads and opens_with_formula(by_sid[heads[parent]][0].text)):
+            if len(sids) < 2 or any(by_sid[sid][0].instruction for sid in sids) or (
+                    parent in heads and by_sid[heads[parent]][0].instruction):
                 continue
             terms = set().union(*(x.terms for sid in sids for x in by_sid[sid]))
             lexical = sum(w for t, w in q_terms.items() if t in terms) / total
