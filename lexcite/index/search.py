@@ -205,7 +205,7 @@ class Searcher:
         joined = join(lists, P.pool, P.rrf_k)
         if joined.scale == "rrf":
             for i, s in joined.fused:
-                scores.setdefault(i, {})["rrf"] = s
+                scores[i]["rrf"] = s
             stage_hits["rrf"] = self._hits(joined.fused, "rrf")
         for i, _ in joined.beyond:
             discarded.append((str(self.passages[i].record.unit.ref), f"fused rank beyond the pool of {P.pool}"))
