@@ -42,6 +42,13 @@ def _stem_bm25(mode: str) -> None:
     bm25.TOKENIZER = f"legal-v1+stems-{mode}"  # not the saved index's: it is rebuilt in memory
 
 
+def _tokens(text: str) -> int:
+    """An evidence budget as given on the command line: a whole number of tokens, at least 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"the evidence budget is a whole number of tokens, at least 1: got {text!r}")
+    return int(text)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--golden", type=Path, default=Path("data/golden/golden.jsonl"))
@@ -50,7 +57,7 @@ def main() -> None:
     ap.add_argument("--params", default="{}", help="JSON: Params fields to change")
     ap.add_argument("--bm25-stems", choices=("replace", "add"), default=None)
     ap.add_argument("--with-cx", action="store_true")
-    ap.add_argument("--budget", type=int, default=None, help="evidence tokens (default: the Searcher's)")
+    ap.add_argument("--budget", type=_tokens, default=None, help="evidence tokens (default: the Searcher's)")
     ap.add_argument("--cache", type=Path, default=None)
     args = ap.parse_args()
     if args.bm25_stems:
@@ -64,7 +71,7 @@ def main() -> None:
         threshold = float(searcher.manifest["thresholds"][stages_key(Stages())]["value"])
         searcher.params = replace(searcher.params, **json.loads(args.params))
         searcher.threshold_for = lambda _stages: threshold  # type: ignore[method-assign]
-        if args.budget:
+        if args.budget is not None:
             searcher.budget = args.budget
         for q in questions:
             result = searcher.search(q.question, q.perimeter, 6, stages)
