@@ -20,7 +20,7 @@ from lexcite.errors import CitationError
 from lexcite.values import act_numbers
 
 __all__ = ["Reference", "find_references", "without_references", "parse_reference", "resolve", "suggest", "ActNames",
-           "short_title", "short_forms", "name_core", "unit_head", "self_and_ancestors"]
+           "short_title", "short_forms", "bare_names", "name_core", "unit_head", "self_and_ancestors"]
 
 _NO = r"\d+[a-z]{0,2}"
 _ROMAN = r"[IVXLC]+"
@@ -249,6 +249,22 @@ def short_forms(title: str) -> set[str]:
     return forms
 
 
+_JOINING = frozenset({"on", "of", "for", "and", "the", "in", "to"})
+
+
+def bare_names(title: str) -> set[str]:
+    """The names an act goes by without a kind of act, lower-cased: a short title that is no "... Act" or
+    "... Regulation" is used as it stands, whole or by its leading words ("Digital Omnibus on AI" ->
+    {"digital omnibus on ai", "digital omnibus"}); "Artificial Intelligence Act" gives none, since "artificial
+    intelligence" alone names the subject, not the act. Two words at least, never ending on a joining word."""
+    out: set[str] = set()
+    for short in _SHORT_TITLE.findall(title):
+        words = short.lower().split()
+        if words[-1] in _KINDS or short.lower().startswith("text with eea relevance"):
+            continue
+        out |= {" ".join(words[:j]) for j in range(2, len(words) + 1) if words[j - 1] not in _JOINING}
+    return out
+
 
 class ActNames:
     """The names each act of a catalog goes by: its CELEX, its number ('2016/679', 'Regulation (EU) 2016/679'),
@@ -256,9 +272,11 @@ class ActNames:
 
     def __init__(self, acts: Iterable[tuple[str, str]]):
         self._forms: dict[str, set[str]] = {}
+        self._bare: dict[str, set[str]] = {}
         for celex, title in acts:
             forms = {celex.lower()} | {n.lower() for n in act_numbers(celex)} | short_forms(title)
             self._forms[celex] = forms
+            self._bare[celex] = bare_names(title)
         self._pattern: tuple[dict[str, str], re.Pattern[str] | None] | None = None
 
     @property
@@ -267,15 +285,16 @@ class ActNames:
 
     def named_in(self, text: str) -> frozenset[str]:
         """The CELEX of the acts `text` names by name: a name with its kind ("AI Act", "Data Governance Act",
-        "data protection regulation"), or an acronym of three letters or more written in capitals ("GDPR",
-        "DSA"). A bare word ("AI", "data") names no act; a name two acts go by names neither."""
+        "data protection regulation"), a short title that has no kind, as it stands ("the Digital Omnibus",
+        `bare_names`), or an acronym of three letters or more written in capitals ("GDPR", "DSA"). A bare word
+        ("AI", "data") names no act; a name two acts go by names neither."""
         if self._pattern is None:
-            self._pattern = _name_pattern(self._forms)
+            self._pattern = _name_pattern(self._forms, self._bare)
         names, pattern = self._pattern
         if pattern is None:
             return frozenset()
-        return frozenset(names[(m[1] or m[2]).lower()] for m in pattern.finditer(text)
-                         if (m[1] or m[2]).lower() in names)
+        return frozenset(names[name] for m in pattern.finditer(text) if (name := next(g for g in m.groups() if g)
+                                                                                 .lower()) in names)
 
     def resolve(self, name: str) -> str | None:
         """The CELEX of the one act `name` names, or None (unknown, or more than one act goes by it)."""
@@ -300,9 +319,10 @@ class ActNames:
         return celex
 
 
-def _name_pattern(forms: Mapping[str, set[str]]) -> tuple[dict[str, str], re.Pattern[str] | None]:
+def _name_pattern(forms: Mapping[str, set[str]], bare: Mapping[str, set[str]]
+                  ) -> tuple[dict[str, str], re.Pattern[str] | None]:
     by_name: dict[str, set[str]] = {}
-    for celex, fs in forms.items():
+    for celex, fs in (*forms.items(), *bare.items()):
         for f in fs:
             if len(f) >= 2:
                 by_name.setdefault(f, set()).add(celex)
@@ -311,9 +331,10 @@ def _name_pattern(forms: Mapping[str, set[str]]) -> tuple[dict[str, str], re.Pat
         return names, None
     longest = sorted(names, key=len, reverse=True)
     kinds = "|".join(re.escape(n) for n in longest)
-    acronyms = "|".join(re.escape(n.upper()) for n in longest if " " not in n and len(n) >= 3 and n.isalpha())
     pattern = rf"(?i:\b({kinds})\s+(?:act|regulation|directive)\b)"
-    if acronyms:
+    if plain := "|".join(re.escape(n) for n in longest if any(n in b for b in bare.values())):
+        pattern += rf"|(?i:\b({plain})\b)"
+    if acronyms := "|".join(re.escape(n.upper()) for n in longest if " " not in n and len(n) >= 3 and n.isalpha()):
         pattern += rf"|\b({acronyms})\b"
     return names, re.compile(pattern)
 

@@ -5,6 +5,7 @@ import pytest
 from lexcite.errors import CitationError
 from lexcite.references import (
     ActNames,
+    bare_names,
     find_references,
     parse_reference,
     resolve,
@@ -121,3 +122,14 @@ def test_the_acts_a_text_names_by_name():
                       ("32016R0679", "Regulation (EU) 2016/679 … (General Data Protection Regulation)")])
     assert names.named_in("Is it banned under the AI Act or the GDPR?") == {"32024R1689", "32016R0679"}
     assert names.named_in("Is AI in hiring high-risk?") == frozenset()
+
+
+def test_a_short_title_without_a_kind_of_act_names_the_act_as_it_stands():
+    names = ActNames([AI_ACT, GDPR, OMNIBUS])
+    assert bare_names(OMNIBUS[1]) == {"digital omnibus", "digital omnibus on ai"}
+    assert bare_names(AI_ACT[1]) == set()  # "artificial intelligence" alone names the subject, not the act
+    assert names.named_in("After the Digital Omnibus, who supervises the system?") == {"32026R1744"}
+    assert names.named_in("What did the digital omnibus on AI change?") == {"32026R1744"}
+    assert names.named_in("Are artificial intelligence systems in hiring high-risk?") == frozenset()
+    assert names.named_in("Which rules does the Omnibus change?") == frozenset()  # one word of a title
+    assert names.named_in("AI rules on AI literacy") == frozenset()  # "on ai" is a run of the title, no name

@@ -223,6 +223,12 @@ def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, ca
                               flags=r.flags, verdicts=r.verdicts)
 
 
+def _asked_acts(named: frozenset[str], relations: Relations) -> frozenset[str]:
+    """The acts a question asks about: those it names, and those a named amending act amends ("After the Digital
+    Omnibus, who supervises ...?" asks about the AI Act as the Omnibus left it)."""
+    return named.union(*(relations.amends.get(a, frozenset()) for a in named))
+
+
 def _of_acts(evidence: tuple[Evidence, ...], acts: frozenset[str], relations: Relations) -> tuple[Evidence, ...]:
     """The evidence a generator answers from: "What does the GDPR allow ...?" asks about the GDPR, so when the
     question names acts and some of their units are admitted, those units and their amenders' (the Omnibus
@@ -238,7 +244,8 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
              rec: AskRecord, timings: dict[str, float]) -> Answer:
     """Generate, verify, bind values, show conflicts and amendments; raise `_Refused` where the answer stops."""
     # Refuse only when the law is silent, decided here from what the admitted units state (answer/answerable.py).
-    named = act_names(catalog).named_in(question)
+    relations = Relations.from_catalog(catalog)  # read once: answerability, the generator's evidence, conflicts
+    named = _asked_acts(act_names(catalog).named_in(question), relations)
     verdict = check_answerable(question, evidence, _title_words(catalog), named, act_titles(catalog))
     rec.params["answerability"] = verdict.to_dict()
 
@@ -255,7 +262,6 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
             catalog, question, (), evidence, perimeter, outside).gives(wanted)):
         raise _Refused(_sentence(verdict.reason), [verdict.rule], evidence)
     facts = catalog.facts(refs=[e.ref for e in evidence], language=perimeter.language)
-    relations = Relations.from_catalog(catalog)  # read once: the generator's evidence and the conflicts use it
     t = time.perf_counter()
     draft = gen.generate(question, _of_acts(evidence, named, relations))
     timings["generate"] = time.perf_counter() - t
