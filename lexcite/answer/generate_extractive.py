@@ -73,6 +73,7 @@ from dataclasses import dataclass, replace
 
 from lexcite.answer.draft import MARKER, Draft, parse_draft, split_sentences
 from lexcite.answer.evidence import instruction_like, own_text
+from lexcite.answer.timing import asks_when
 from lexcite.answer.verify import MAX_SENTENCES
 from lexcite.contract import CitationRef, Evidence
 from lexcite.index.named import TERM_QUALIFIER
@@ -200,6 +201,9 @@ class Shape:
     recipient: bool = False  # it asks where or to whom something is sent ("Where do we send our application?")
     foreign: bool = False  # not written in English: word overlap with the English text says nothing
     stated: frozenset[str] = frozenset()  # kinds of value the question itself states ("three-year terms": a period)
+    # it asks from when a rule applies or is in force: a date answers, a deadline ("before placing it on the
+    # market") is what the rule requires once it applies, not when it starts to
+    application: bool = False
 
 
 _STATED_KINDS = frozenset({"date", "month", "period", "amount", "percent"})
@@ -224,7 +228,8 @@ def shape_of(question: str) -> Shape:
                  quoted=tuple(_QUOTED.findall(q)),
                  duty=stem(m[1]) if (m := _WHO_DUTY.search(q)) else "", foreign=not in_english(q),
                  recipient=bool(_RECIPIENT_Q.search(asking)),
-                 stated=frozenset(v.kind for v in read_values(q) if v.kind in _STATED_KINDS))
+                 stated=frozenset(v.kind for v in read_values(q) if v.kind in _STATED_KINDS),
+                 application=asks_when(q))
 
 
 def _does_duty(text: str, duty: str) -> bool:
@@ -312,7 +317,7 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
     bonus = 0.0
     asks_value = c.date or c.period or c.amount or c.percent or c.power
     # "how quickly?": "without undue delay"; "by when?": "at the latest at the time of the first communication"
-    standard = (c.period or c.date) and states_time_standard(text)
+    standard = (c.period or c.date) and not shape.application and states_time_standard(text)
     if c.date and ("date" in values or "month" in values):
         bonus += 0.35 + (0.15 if _APPLY.search(text) else 0.0)
     elif c.date and not c.period and standard:

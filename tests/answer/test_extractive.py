@@ -335,6 +335,20 @@ def test_by_when_is_answered_by_the_event_that_sets_the_time():
     assert _score(question, event) > _score(question, other)
 
 
+def test_from_when_a_rule_applies_is_answered_by_a_date_not_by_a_deadline_it_sets():
+    # "Before putting into service ..., deployers shall register" (AI Act Article 49(3)) says by when to act once the
+    # rule applies, not from when it applies: a question about application wants the date
+    question = "From when do the obligations for high-risk AI systems listed in Annex III apply?"
+    assert shape_of(question).application and not shape_of("By when must we register the system?").application
+    deadline = "Before putting into service or using a high-risk AI system listed in Annex III, deployers shall " \
+               "register themselves and register its use in the EU database."
+    date = "(i) 2 December 2027 as regards AI systems classified as high-risk pursuant to Annex III; and"
+    assert _score(question, date, shape_of(question)) > _score(question, deadline, shape_of(question)) + 0.3
+    # "by when must we register?" is answered by the event
+    asked = "By when must we register the high-risk AI system listed in Annex III?"
+    assert _score(asked, deadline, shape_of(asked)) > _score(asked, date, shape_of(asked))
+
+
 def test_a_date_question_in_another_language_gets_the_sentence_that_sets_the_date(units):
     # no word of an Italian question is in the English text: the top-ranked unit would be quoted, but the question
     # asks since when, and the best-ranked sentence that says from when something applies answers it
