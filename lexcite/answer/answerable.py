@@ -34,7 +34,9 @@ this runs after evidence and before any generator, on the admitted units' text:
    about the GDPR, not about Canada. A Member State the question places itself
    in ("Do I have to sue in the Netherlands?") is answered by the rule for every
    Member State, unless the question asks for a value or what that State has
-   decided (neither is in the acts). So is the thing a which/what question asks
+   decided (neither is in the acts); and one that names a country outside the
+   Union ("Can we transfer personal data to the United States?") by the rules on
+   third countries, when an admitted unit speaks of them. So is the thing a which/what question asks
    for ("Which programming languages does ...?") when no admitted unit or
    heading has any of its words; words people use for notions the acts name
    otherwise ("company": undertaking, enterprise) are never decisive;
@@ -123,6 +125,15 @@ estonia estonian finland finnish france french germany german greece greek hunga
 italian latvia latvian lithuania lithuanian luxembourg luxembourgish malta maltese netherlands dutch poland polish
 portugal portuguese romania romanian slovakia slovak slovenia slovenian spain spanish sweden swedish
 """.split())
+# Countries outside the Union, by the words of their names and adjectives. The acts speak of "a third country", so a
+# question that asks whether it may send data to one ("Can we transfer personal data to the United States?") is
+# answered by the rules on transfers to third countries; what one has decided or been granted is not in the acts.
+_THIRD_COUNTRIES = frozenset("""
+united states america american usa us kingdom britain british uk switzerland swiss
+norway norwegian iceland icelandic liechtenstein canada canadian mexico mexican brazil brazilian argentina argentinian
+china chinese hong kong india indian japan japanese korea korean singapore singaporean australia australian zealand
+israel israeli turkey turkish russia russian ukraine ukrainian south africa african
+""".split())
 # A date in the question ("In May 2025", "As of New Year 2025") says when, not what: its words are no names.
 _CALENDAR = frozenset([*MONTH_NAMES, "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
                        "new", "year", "years", "eve", "christmas", "easter"])
@@ -172,13 +183,15 @@ def _absent_names(question: str, texts: Sequence[str], known: Iterable[str]) -> 
     asking = without_references(_asking_sentence(question))
     # "Do I have to sue in the Netherlands?": the rule for a Member State answers it; "What is the fine in Italy?" and
     # "Which authority has Italy designated?" (what that State decided, rule 3) do not
-    in_a_member_state = "member state" in haystack and not asks_for_value(question) and not _DECIDED.search(question)
+    by_rule = not asks_for_value(question) and not _DECIDED.search(question)
+    in_a_member_state = "member state" in haystack and by_rule
+    in_a_third_country = "third countr" in haystack and by_rule
     for m in _NAME.finditer(asking):
         name = _POSSESSIVE.sub("", m.group(1))
         low = name.lower()
         if low in known or low in _CALENDAR or re.search(rf"\b{re.escape(low)}\b", haystack):
             continue
-        if in_a_member_state and low in _MEMBER_STATES:
+        if (in_a_member_state and low in _MEMBER_STATES) or (in_a_third_country and low in _THIRD_COUNTRIES):
             continue
         if "-" in name and not any(ch.isdigit() for ch in name):
             continue  # "AI-made", "EU-wide": a compound of words, not a name ("GPT-4" is one)

@@ -311,6 +311,21 @@ def test_a_member_state_a_question_places_itself_in_is_answered_by_the_rule_for_
     assert check("Do I have to sue in Canada?", (COURTS,), ACTS).rule == TERM_ABSENT
 
 
+TRANSFERS = _unit("art_45.par_1", "1. A transfer of personal data to a third country or an international organisation "
+                                   "may take place where the Commission has decided that the third country ensures an "
+                                   "adequate level of protection.")
+
+
+def test_a_third_country_a_question_names_is_answered_by_the_rules_on_third_countries():
+    assert check("Can I transfer personal data to the United States?", (TRANSFERS,), ACTS).answerable
+    assert check("May our Indian supplier receive our customer data?", (TRANSFERS,), ACTS).answerable
+    # what it has decided or how much is not in the acts; nor is a third country where no unit speaks of one
+    assert check("How much does a transfer to Canada cost?", (TRANSFERS,), ACTS).rule == TERM_ABSENT
+    assert check("Has Switzerland decided to allow such transfers?", (TRANSFERS,), ACTS).rule in (TERM_ABSENT,
+                                                                                                  DECIDED_ELSEWHERE)
+    assert check("Do I have to sue in Canada?", (COURTS,), ACTS).rule == TERM_ABSENT
+
+
 def test_a_question_resting_on_a_value_the_provisions_do_not_state_is_refused_naming_it():
     fees = _unit("art_34.par_2", "Notified bodies shall perform conformity assessment activities taking into account "
                                  "the size of an undertaking, in particular of micro and small enterprises.",
