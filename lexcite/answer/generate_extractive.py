@@ -55,7 +55,9 @@ Choosing what to quote happens in two steps.
    sentence of the recital on that notion that answers the question best
    ("It does not include physical states, such as pain or fatigue"): what a
    definition leaves out is said in its recital. The answer stays within
-   `max_chars`.
+   `max_chars`. A list quoted with its opening words reads as the law writes
+   it: the opening words, then its points in their order, whichever of them
+   was chosen first.
 
 A question that shares no content term with any sentence gets a refusal,
 decided in code, unless it is not written in English: then lexical overlap
@@ -463,6 +465,41 @@ def _term_weights(text: str, lay: str, df: Counter[str], n: int) -> dict[str, fl
     return weights
 
 
+def _list_of(x: _Candidate) -> tuple[str, str] | None:
+    """The paragraph or annex whose list a point belongs to, however deep: ('32016R0679', 'art_17.par_1') for
+    'art_17.par_1.pnt_b.pnt_i'; None for a unit that is no point."""
+    parts = x.unit.split(".")
+    first = next((n for n, p in enumerate(parts) if p.startswith("pnt_")), 0)
+    return (x.act, ".".join(parts[:first])) if first else None
+
+
+def _in_list_order(chosen: list[_Candidate]) -> list[_Candidate]:
+    """`chosen` with each list quoted with its opening words as one block, where the first of them stands: the
+    opening words ("... where one of the following applies:"), then the points in the list's own order ((a),
+    (b), (b)(i), (c)), then any closing words; points quoted for their scores and those added to complete the
+    list come in any order. Points quoted without their list's opening words (two definitions of Article 3) keep
+    the order of their scores, the best first."""
+    points: dict[tuple[str, str], list[_Candidate]] = {}
+    for x in chosen:
+        if (key := _list_of(x)) is not None:
+            points.setdefault(key, []).append(x)
+    heads = {(x.act, x.unit) for x in chosen} & points.keys()
+    out: list[_Candidate] = []
+    placed: set[tuple[str, str]] = set()
+    for x in chosen:
+        key = (x.act, x.unit) if (x.act, x.unit) in heads else _list_of(x)
+        if key not in heads:
+            out.append(x)
+        elif key not in placed:
+            placed.add(key)
+            head = sorted((y for y in chosen if (y.act, y.unit) == key), key=lambda y: y.index)
+            opening = next((y.index for y in head if y.text.rstrip().endswith(":")), head[-1].index)
+            out += [y for y in head if y.index <= opening]
+            out += sorted(points[key], key=lambda y: (_natural(y.unit), y.index))
+            out += [y for y in head if y.index > opening]
+    return out
+
+
 def _in_order(chosen: list[_Candidate], cand: _Candidate) -> list[_Candidate]:
     """`chosen` with `cand`, a further sentence of a unit it quotes, among that unit's sentences in their order."""
     same = [n for n, x in enumerate(chosen) if x.sid == cand.sid]
@@ -615,7 +652,7 @@ class ExtractiveGenerator:
         if self.use_cues:
             chosen = self._explained(best, chosen, candidates, score_of)
             chosen = self._each_part(question, candidates, chosen, df, q_refs, on_named)
-        chosen = self._with_chapeaus(self._with_points(chosen, by_sid, score_of), by_sid)
+        chosen = _in_list_order(self._with_chapeaus(self._with_points(chosen, by_sid, score_of), by_sid))
         text = "\n".join(f"{cand.text} [{cand.sid}]" for cand in chosen)
         if len(parse_draft(text)) > MAX_SENTENCES and self.max_units > 1:  # verify would refuse it whole: a unit less
             fewer = ExtractiveGenerator(self.max_units - 1, self.use_cues, self.min_terms, self.min_coverage,

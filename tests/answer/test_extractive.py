@@ -376,6 +376,24 @@ def test_a_list_quoted_instead_of_the_best_sentence_takes_no_further_sentence_of
     assert [tuple(s.sids) for s in parse_draft(draft.text)][:2] == [("S2",), ("S3",)]
 
 
+def test_a_list_is_quoted_in_its_own_order_after_its_opening_words():
+    from lexcite.answer.generate_extractive import _Candidate, _in_list_order
+
+    def cand(unit: str, text: str, index: int = 0) -> _Candidate:
+        return _Candidate(unit, 1, text, frozenset(), False, "32016R0679", unit, index)
+
+    # GDPR Article 18(1) (dev dy20): point (b) answered best and was quoted first, the opening words came with the
+    # paragraph quoted next, the other points completed the list; the reader gets them as the Regulation writes them
+    head = cand("art_18.par_1", "The data subject shall have the right to restriction where one of the following "
+                                "applies:")
+    a, b, c = (cand(f"art_18.par_1.pnt_{x}", f"({x}) ...;") for x in "abc")
+    other = cand("art_17.par_3", "Paragraphs 1 and 2 shall not apply.")
+    assert _in_list_order([b, other, head, a, c]) == [head, a, b, c, other]
+    # points quoted without their list's opening words keep the order of their scores (two definitions)
+    d44, d39 = cand("art_4.pnt_11", "(11) 'consent' means ..."), cand("art_4.pnt_2", "(2) 'processing' means ...")
+    assert _in_list_order([d44, d39]) == [d44, d39]
+
+
 def test_an_amending_acts_instructions_are_no_list_that_answers():
     from lexcite.contract import CitationRef, Evidence
 
