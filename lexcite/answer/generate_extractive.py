@@ -731,6 +731,8 @@ class ExtractiveGenerator:
                     parent in heads and by_sid[heads[parent]][0].instruction):
                 continue
             terms = set().union(*(x.terms for sid in sids for x in by_sid[sid]))
+            if parent in heads:  # its opening words say what the list is: "The following AI practices shall be
+                terms |= by_sid[heads[parent]][0].terms  # prohibited:" is the list of banned practices
             lexical = sum(w for t, w in q_terms.items() if t in terms) / total
             rank = min(by_sid[sid][0].rank for sid in sids)
             value = lexical + 0.15 + 0.1 / rank  # a list question is answered by the list

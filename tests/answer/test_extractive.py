@@ -376,6 +376,25 @@ def test_a_list_quoted_instead_of_the_best_sentence_takes_no_further_sentence_of
     assert [tuple(s.sids) for s in parse_draft(draft.text)][:2] == [("S2",), ("S3",)]
 
 
+def test_a_list_is_known_by_its_opening_words():
+    from lexcite.contract import CitationRef, Evidence
+
+    def ev(sid: str, unit: str, text: str) -> Evidence:
+        return Evidence(sid, CitationRef("32024R1689", "2024-07-12", unit), f"Article {unit}", text, "current", True,
+                        "")
+
+    # AI Act Article 5(1): its points never say "prohibited", their opening words do; Article 1(2) only mentions
+    # "prohibitions of certain AI practices" as one point of what the Regulation lays down
+    evidence = [ev("S1", "art_5.par_1", "1. The following AI practices shall be prohibited:"),
+                ev("S2", "art_5.par_1.pnt_a", "(a) the use of an AI system that deploys subliminal techniques;"),
+                ev("S3", "art_5.par_1.pnt_b", "(b) the use of an AI system that exploits vulnerabilities;"),
+                ev("S4", "art_1.par_2", "2. This Regulation lays down:"),
+                ev("S5", "art_1.par_2.pnt_a", "(a) harmonised rules for AI systems;"),
+                ev("S6", "art_1.par_2.pnt_b", "(b) prohibitions of certain AI practices;")]
+    draft = ExtractiveGenerator().generate("Which practices does the AI Act ban?", evidence)
+    assert [s.sids[0] for s in parse_draft(draft.text)] == ["S1", "S2", "S3"]
+
+
 def test_a_list_is_quoted_in_its_own_order_after_its_opening_words():
     from lexcite.answer.generate_extractive import _Candidate, _in_list_order
 
