@@ -57,7 +57,9 @@ Choosing what to quote happens in two steps.
    definition leaves out is said in its recital. The answer stays within
    `max_chars`. A list quoted with its opening words reads as the law writes
    it: the opening words, then its points in their order, whichever of them
-   was chosen first.
+   was chosen first. A sentence that speaks of what the one before it named
+   ("It shall contain ...", "That period may be extended by six weeks") is
+   read with that sentence's words, and quoted after it.
 
 A question that shares no content term with any sentence gets a refusal,
 decided in code, unless it is not written in English: then lexical overlap
@@ -116,6 +118,9 @@ RETRIEVED = 3  # units retrieval ranked this high are quoted (scoring at least S
 FURTHER = 0.7  # a further sentence of a unit quoted in part, at this share of the best: a long list's other points
 # share the question's words loosely ("(h) ... publicly accessible spaces" for a question on scraping CCTV footage)
 
+# A sentence that speaks of what the one before it named: "It shall contain ...", "That notification shall ...",
+# "Such records ...", "They shall ..."
+_CONTINUES = re.compile(r"^(?:It|They|This|That|These|Those|Such)\b")
 # "‘X’ means", "“X” or “Y” means" (the term and its abbreviation)
 _QUOTES = re.compile(r"[‘’'“”\"]")
 _DEFINES = re.compile(r"[‘'\"“](?P<term>[^’'\"”]{2,80})[’'\"”](?:\s+or\s+[‘'\"“](?P<alias>[^’'\"”]{2,80})[’'\"”])?"
@@ -546,9 +551,13 @@ class ExtractiveGenerator:
             head, _, last = e.ref.unit.rpartition(".")
             parent = units.get((e.ref.act, e.ref.version, head)) if last.startswith("pnt_") else None
             heading = frozenset(content_terms(e.title.partition(" — ")[2]))  # "Article 65(2) — Establishment ..."
+            before: list[str] = []
             for i, s in enumerate(sentences[e.sid]):
                 terms = content_terms(_DEFINING_VERB.sub(r"\1", s))
                 terms += [w for t in terms if t in long_forms for w in long_forms[t]]
+                if _CONTINUES.match(s):  # "It shall contain, at a minimum, ...": the documentation the one before names
+                    terms += before
+                before = terms
                 out.append(_Candidate(e.sid, rank, s, frozenset(terms), e.ref.unit.startswith("rct_"),
                                       e.ref.act, e.ref.unit, i, own[parent] if parent else "", parent or "",
                                       heading, e.sid in retrieved, e.sid in instructions))
@@ -652,7 +661,8 @@ class ExtractiveGenerator:
         if self.use_cues:
             chosen = self._explained(best, chosen, candidates, score_of)
             chosen = self._each_part(question, candidates, chosen, df, q_refs, on_named)
-        chosen = _in_list_order(self._with_chapeaus(self._with_points(chosen, by_sid, score_of), by_sid))
+        chosen = _in_list_order(self._with_chapeaus(self._with_points(self._with_antecedents(chosen, by_sid),
+                                                                      by_sid, score_of), by_sid))
         text = "\n".join(f"{cand.text} [{cand.sid}]" for cand in chosen)
         if len(parse_draft(text)) > MAX_SENTENCES and self.max_units > 1:  # verify would refuse it whole: a unit less
             fewer = ExtractiveGenerator(self.max_units - 1, self.use_cues, self.min_terms, self.min_coverage,
@@ -788,6 +798,21 @@ class ExtractiveGenerator:
             for b in blocks:
                 out[at:at] = b
                 at += len(b)
+        return out
+
+    def _with_antecedents(self, chosen: list[_Candidate], by_sid: dict[str, list[_Candidate]]) -> list[_Candidate]:
+        """`chosen`, each sentence that speaks of what the one before it named ("It shall contain, at a minimum,
+        ...", "That period may be extended by six weeks") preceded by that sentence, when the answer's length
+        allows: "it" and "that period" mean nothing to a reader without it."""
+        out = list(chosen)
+        for x in chosen:
+            if not _CONTINUES.match(x.text) or x.index == 0:
+                continue
+            before = next((y for y in by_sid[x.sid] if y.index == x.index - 1), None)
+            if before is None or any(y is before for y in out) or not self._fits(out, [before]):
+                continue
+            at = next(n for n, y in enumerate(out) if y is x)
+            out[at:at] = [before]
         return out
 
     def _with_chapeaus(self, chosen: list[_Candidate], by_sid: dict[str, list[_Candidate]]) -> list[_Candidate]:

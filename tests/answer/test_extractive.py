@@ -91,8 +91,10 @@ def test_the_binding_definition_beats_the_recital_that_paraphrases_it(units):
 def test_a_definition_comes_with_the_recital_sentence_that_says_what_the_notion_leaves_out(units):
     _, quoted = answer(units, "Is software that spots when a pilot is getting tired emotion recognition?",
                        "art_3.pnt_39", "rct_18", "art_50.par_3")
-    assert [u for _, u in quoted] == ["art_3.pnt_39", "rct_18"]
-    assert "physical states, such as pain or fatigue" in quoted[1][0]
+    # "It does not include ..." comes after the sentence whose notion "it" is
+    assert [u for _, u in quoted] == ["art_3.pnt_39", "rct_18", "rct_18"]
+    assert quoted[1][0].startswith("The notion refers to emotions")
+    assert "physical states, such as pain or fatigue" in quoted[2][0]
 
 
 def test_a_recital_that_only_restates_the_definition_is_not_added(units):
@@ -367,13 +369,43 @@ def test_a_list_quoted_instead_of_the_best_sentence_takes_no_further_sentence_of
 
     # the best single sentence is S1's first, but the list of S2 and S3 answers better; S1's second sentence
     # scores nearly as well and adds a word, yet joins no quote of S1, since S1 is not quoted
-    evidence = [ev("S1", "art_10.par_2", "Records on training are kept. Such records name their sources."),
+    evidence = [ev("S1", "art_10.par_2", "Records on training are kept. Each record names its sources."),
                 ev("S2", "art_11.par_1.pnt_a", "(a) the categories of training;"),
                 ev("S3", "art_11.par_1.pnt_b", "(b) the categories of validation;")]
     draft = ExtractiveGenerator().generate("Which categories of records on training and validation are kept, and "
                                            "from what sources?", evidence)
     assert draft.params.get("list") == "art_11.par_1"
     assert [tuple(s.sids) for s in parse_draft(draft.text)][:2] == [("S2",), ("S3",)]
+
+
+def test_a_sentence_that_speaks_of_what_the_one_before_named_is_quoted_after_it():
+    from lexcite.answer.generate_extractive import _Candidate
+
+    def cand(index: int, text: str) -> _Candidate:
+        return _Candidate("S1", 1, text, frozenset(), False, "32016R0679", "art_36.par_2", index)
+
+    # GDPR Article 36(2) (dev ee04): "That period may be extended by six weeks" was quoted alone, without the eight
+    # weeks it extends
+    unit = [cand(0, "Where the supervisory authority is of the opinion that the processing would infringe this "
+                    "Regulation, it shall, within a period of up to eight weeks, provide written advice."),
+            cand(1, "That period may be extended by six weeks."),
+            cand(2, "The supervisory authority shall inform the controller of any such extension.")]
+    gen = ExtractiveGenerator()
+    assert gen._with_antecedents([unit[1]], {"S1": unit}) == [unit[0], unit[1]]
+    assert gen._with_antecedents([unit[2]], {"S1": unit}) == [unit[2]]  # a sentence of its own stays alone
+    assert gen._with_antecedents([unit[0], unit[1]], {"S1": unit}) == [unit[0], unit[1]]  # quoted once
+
+
+def test_a_sentence_that_speaks_of_what_the_one_before_named_has_its_words():
+    from lexcite.contract import CitationRef, Evidence
+
+    # AI Act Article 11(1): "It shall contain, at a minimum, ..." is about the technical documentation
+    text = "1. The technical documentation shall be drawn up before the system is placed on the market. It shall " \
+           "contain, at a minimum, the elements set out in Annex IV."
+    evidence = [Evidence("S1", CitationRef("32024R1689", "2024-07-12", "art_11.par_1"), "Article 11(1)", text,
+                         "current", True, "")]
+    it = next(c for c in ExtractiveGenerator()._candidates(evidence) if c.text.startswith("It shall"))
+    assert {"technic", "document"} <= it.terms
 
 
 def test_a_list_is_known_by_its_opening_words():
