@@ -24,6 +24,11 @@ pytestmark = pytest.mark.integration
 GDPR = "32016R0679"
 
 
+def ev(sid: str, unit: str, text: str) -> Evidence:
+    """One evidence unit of the AI Act as first published."""
+    return Evidence(sid, CitationRef("32024R1689", "2024-07-12", unit), f"Article {unit}", text, "current", True, "")
+
+
 def answer(units, question, *names):
     evidence = units.evidence(*names)
     draft = ExtractiveGenerator().generate(question, evidence)
@@ -361,12 +366,6 @@ def test_a_date_question_in_another_language_gets_the_sentence_that_sets_the_dat
 
 
 def test_a_list_quoted_instead_of_the_best_sentence_takes_no_further_sentence_of_its_unit():
-    from lexcite.contract import CitationRef, Evidence
-
-    def ev(sid: str, unit: str, text: str) -> Evidence:
-        return Evidence(sid, CitationRef("32024R1689", "2024-07-12", unit), f"Article {unit}", text, "current", True,
-                        "")
-
     # the best single sentence is S1's first, but the list of S2 and S3 answers better; S1's second sentence
     # scores nearly as well and adds a word, yet joins no quote of S1, since S1 is not quoted
     evidence = [ev("S1", "art_10.par_2", "Records on training are kept. Each record names its sources."),
@@ -409,12 +408,6 @@ def test_a_sentence_that_speaks_of_what_the_one_before_named_has_its_words():
 
 
 def test_a_list_is_known_by_its_opening_words():
-    from lexcite.contract import CitationRef, Evidence
-
-    def ev(sid: str, unit: str, text: str) -> Evidence:
-        return Evidence(sid, CitationRef("32024R1689", "2024-07-12", unit), f"Article {unit}", text, "current", True,
-                        "")
-
     # AI Act Article 5(1): its points never say "prohibited", their opening words do; Article 1(2) only mentions
     # "prohibitions of certain AI practices" as one point of what the Regulation lays down
     evidence = [ev("S1", "art_5.par_1", "1. The following AI practices shall be prohibited:"),
