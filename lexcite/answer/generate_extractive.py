@@ -119,8 +119,9 @@ FURTHER = 0.7  # a further sentence of a unit quoted in part, at this share of t
 # share the question's words loosely ("(h) ... publicly accessible spaces" for a question on scraping CCTV footage)
 
 # A sentence that speaks of what the one before it named: "It shall contain ...", "That notification shall ...",
-# "Such records ...", "They shall ..."
-_CONTINUES = re.compile(r"^(?:It|They|This|That|These|Those|Such)\b")
+# "Such records ...", "They shall ..."; "This Regulation", "This Article" name the act or provision itself
+_CONTINUES = re.compile(r"^(?:It|They|That|These|Those|Such)\b|^This\b(?!\s+(?:Regulation|Directive|Decision|Article|"
+                        r"Chapter|Section|Annex|paragraph|subparagraph|point)\b)")
 # "‘X’ means", "“X” or “Y” means" (the term and its abbreviation)
 _QUOTES = re.compile(r"[‘’'“”\"]")
 _DEFINES = re.compile(r"[‘'\"“](?P<term>[^’'\"”]{2,80})[’'\"”](?:\s+or\s+[‘'\"“](?P<alias>[^’'\"”]{2,80})[’'\"”])?"
