@@ -258,9 +258,9 @@ def bare_names(title: str) -> set[str]:
     {"digital omnibus on ai", "digital omnibus"}); "Artificial Intelligence Act" gives none, since "artificial
     intelligence" alone names the subject, not the act. Two words at least, never ending on a joining word."""
     out: set[str] = set()
-    for short in _SHORT_TITLE.findall(title):
+    for short in _names_in_brackets(title):
         words = short.lower().split()
-        if words[-1] in _KINDS or short.lower().startswith("text with eea relevance"):
+        if words[-1] in _KINDS:
             continue
         out |= {" ".join(words[:j]) for j in range(2, len(words) + 1) if words[j - 1] not in _JOINING}
     return out
@@ -341,9 +341,14 @@ def _name_pattern(forms: Mapping[str, set[str]], bare: Mapping[str, set[str]]
 
 def short_title(title: str) -> str | None:
     """The short title an act's full title ends with: '... (General Data Protection Regulation)' -> that name."""
-    # "(Text with EEA relevance)" closes many titles (Formex keeps it in the title): a note, not a name
-    found = [f for f in _SHORT_TITLE.findall(title) if not f.lower().startswith("text with eea relevance")]
+    found = _names_in_brackets(title)
     return found[-1] if found else None
+
+
+def _names_in_brackets(title: str) -> list[str]:
+    """The names in brackets a title holds, in order; "(Text with EEA relevance)" closes many titles (Formex keeps it
+    in the title): a note, not a name."""
+    return [f for f in _SHORT_TITLE.findall(title) if not f.lower().startswith("text with eea relevance")]
 
 
 def unit_head(unit: str) -> str:
