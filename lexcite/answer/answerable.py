@@ -37,9 +37,10 @@ this runs after evidence and before any generator, on the admitted units' text:
    decided (neither is in the acts); and one that names a country outside the
    Union ("Can we transfer personal data to the United States?") by the rules on
    third countries, when an admitted unit speaks of them. So is the thing a
-   which/what question asks for ("Which programming languages does ...?") when no admitted unit or
-   heading has any of its words; words people use for notions the acts name
-   otherwise ("company": undertaking, enterprise) are never decisive;
+   which/what question asks for ("Which programming languages does ...?") when
+   no admitted unit or heading has any of its words; words people use for
+   notions the acts name otherwise ("company": undertaking, enterprise) are
+   never decisive;
 3. decided elsewhere: the question asks what a body other than the legislator
    has decided ("Which icons has the Commission laid down ...?", "Has Germany
    decided to allow ...?") and no admitted unit comes from an act of that body
