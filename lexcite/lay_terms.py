@@ -1,12 +1,12 @@
-"""The words the acts use for what people say in their own: query expansion for BM25 and the answer stage.
+"""The words the acts use for what people say in their own: query expansion for retrieval and the answer stage.
 
 "Do we need someone in the EU to act for us?" shares no word with "providers established in third
 countries shall ... appoint an authorised representative", and the small embedder does not bridge
 that gap either; with the act's words added to the query, BM25 finds the provision. So a question
-that says a thing the way people say it gets, appended for BM25 only (the embedder and the reranker
-read the question as written: on dev, expanding the dense query ranked worse), the term the acts use
-for it: "someone to act for us" -> "authorised representative", "countries" -> "Member
-States", "money" -> "financial resources".
+that says a thing the way people say it gets the term the acts use for it appended, for BM25 and,
+beside the question as written, for the reranker (`Params.lay_rerank`; the dense retriever reads the
+question as written: on dev, expanding the dense query ranked worse): "someone to act for us" ->
+"authorised representative", "countries" -> "Member States", "money" -> "financial resources".
 
 The list is EU legislative drafting vocabulary (the AI Act's, the GDPR's, and the terms they share
 with the product-safety acts), one entry per notion, written from what each term means rather than
@@ -54,6 +54,10 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
      r"\b(?:based|established|located) outside (?:the )?(?:EU|Europe|Union)\b|"
      r"\b(?:a |one )?(?:country|state) outside (?:the )?(?:EU|EEA|Europe|Union)\b|\bnon-EU (?:country|state)\b",
      "third country"),
+    # the GDPR's territorial scope speaks of a controller or processor "not established in the Union"
+    (r"\b(?:foreign|non-EU|(?-i:US|UK)|American|Chinese|Indian|Swiss|Japanese|Canadian) "
+     r"(?:company|companies|firm|firms|provider|providers|business|businesses|website|app|shop)\b|"
+     r"\b(?:based|established|located) outside (?:the )?(?:EU|Europe|Union)\b", "not established in the Union"),
     (r"\b(?:send|sending|sent|move|moving|moved|export\w*|transfer\w*|host\w*|stor(?:e|es|ed|ing)) (?:[\w'’]+ ){0,3}"
      r"(?:there|abroad|overseas|to (?:the )?(?:US|USA|United States|India|China|UK)|"
      r"outside (?:the )?(?:EU|EEA|Union|Europe))\b",
@@ -107,13 +111,16 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:box|packag\w*|wrapper)\b", "packaging"),
     (r"\b(?:label|sticker|stamp|logo)\b", "CE marking"),
     (r"\b(?:event records|audit trail|activity records?)\b", "logs"),
+    # what the GDPR calls the information to be provided to the data subject (Articles 13 and 14)
+    (r"\bprivacy (?:notices?|polic(?:y|ies)|statements?|information)\b", "information to be provided"),
     # data protection notions
     (r"\b(?:tell|inform|notify|warn|contact|alert) (?:the |our |their |all )?(?:affected |impacted )?(?:customers|"
      r"clients|users|people|individuals|persons|patients|employees|members)\b", "communicate to the data subject"),
     (r"\b(?:data )?(?:leak|leaks|leaked|hack|hacked|hackers?)\b|"
      rf"{_NOT_AFTER_MANY}\bbreach(?:ed)?\b(?! of {_THE_RULES}\b)", "personal data breach"),
     # "a separate fine for each breach", "AI Act breaches", "a breach of the rules": an infringement, no data breach
-    (rf"\b(?:(?:{_MANY}) breach(?:es)?|breach(?:es)? of {_THE_RULES})\b", "infringement infringes"),
+    (rf"\b(?:(?:{_MANY}) breach(?:es)?|breach(?:es)? of {_THE_RULES}|(?:breaching|breaks?|breaking|violat\w*) "
+     rf"{_THE_RULES})\b", "infringement infringes"),
     (r"\b(?:delete|deleted|deleting|remove|removed|wipe|wiped|erase|erased) (?:[\w'’]+ ){0,2}(?:personal )?"
      r"(?:data|details|information|records|accounts?)\b|"
      r"\bforgotten\b", "erasure"),
@@ -130,6 +137,7 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"(?<!go )(?<!goes )(?<!going )(?<!went )(?<!I )(?<!we )(?<!they )(?<!you )(?<!who )\blive\b", "real-time"),
     # "live face matching", not "goes live" nor "I live in Portugal"
     (r"\b(?:feelings?|moods?)\b", "emotions"),  # "emotions" itself is the act's word
+    (r"\bat work\b|\b(?:in|at) the office\b|\bon the job\b|\bwork ?places?\b", "workplace"),
     (r"\b(?:chatbots?|virtual assistants?|talking to an? (?:AI|bot|machine))\b",
      "interact directly with natural persons"),
     (r"\bdeepfakes?\b", "deep fake"),

@@ -56,6 +56,10 @@ pytestmark = pytest.mark.unit
      "journalistic purposes freedom of expression and information"),
     ("Are paper folders in a cabinet covered?", "filing system other than by automated means"),
     ("Can I sue in my home country?", "habitual residence"),
+    ("Is emotion recognition at work allowed?", "workplace"),
+    ("What must a privacy notice contain?", "information to be provided"),
+    ("What are the penalties for breaching the GDPR?", "infringement infringes"),
+    ("Does the GDPR apply to a US company with EU customers?", "not established in the Union"),
     ("May national law set rules for employers handling their staff's personal data?",
      "employees' personal data in the employment context"),
     ("Can the authority stop us from using the data, even permanently?", "ban on processing limitation"),
@@ -90,6 +94,9 @@ def test_nothing_is_added_that_the_question_already_says_or_that_only_looks_alik
     # "who decides whether the code suffices" asks about no controller
     assert acts_terms("Who decides whether that code covers our obligations?") == ()
     assert "controller determines the purposes and means" in acts_terms("Who decides how the data is used?")
+    # "us" the pronoun names no country
+    assert "not established in the Union" not in acts_terms("Can you help us shop for a compliant tool?")
+    assert "personal data breach" not in acts_terms("What are the penalties for breaching the GDPR?")
 
 
 def test_the_question_comes_first_and_is_kept_whole():

@@ -127,10 +127,15 @@ class Reranked:
 
 
 def rerank(reranker: Reranker, query: str, pool: Mapping[int, float], passages: Sequence[Passage],
-           blend: float) -> Reranked:
-    """Re-score the pool; a little of the fused score is kept to break the reranker's near-ties."""
+           blend: float, also: str | None = None, weight: float = 0.0) -> Reranked:
+    """Re-score the pool; a little of the fused score is kept to break the reranker's near-ties. With `also`
+    (the question in other words), a passage's score is the weighted mean of its scores for both, `weight`
+    for `also`: a mean of two scores on one scale stays on that scale."""
     order = list(pool)
-    rr = reranker.score(query, [passages[i] for i in order])
+    texts = [passages[i] for i in order]
+    rr = reranker.score(query, texts)
+    if also and weight:
+        rr = (1.0 - weight) * rr + weight * reranker.score(also, texts)
     top_fused = max(pool.values(), default=0.0) or 1.0
     scores = {i: float(s) for i, s in zip(order, rr, strict=True)}
     return Reranked(scores, {i: scores[i] + blend * (pool[i] / top_fused) for i in order})

@@ -173,8 +173,8 @@ class Searcher:
         timings["perimeter"] = time.perf_counter() - t
 
         # BM25 reads the question with the acts' words for what it says in its own (lay_terms.py); the embedder
-        # and the reranker read it as written (dev: expanding the dense query ranks worse, and an expanded rerank
-        # moves the score scale the abstention threshold is set on, which then cut evidence)
+        # reads it as written (dev: expanding the dense query ranks worse), and the reranker both ways
+        # (`Params.lay_rerank`: "a US company" is far from "a controller not established in the Union")
         lay = acts_terms(query) if stages.expansion else ()
         wording = expand_query(query, lay)
         lists: dict[str, list[tuple[int, float]]] = {}
@@ -241,7 +241,8 @@ class Searcher:
         final = dict(pool)
         if stages.rerank and self.reranker is not None and pool:
             t = time.perf_counter()
-            reranked = rerank(self.reranker, query, pool, self.passages, P.rerank_blend)
+            reranked = rerank(self.reranker, query, pool, self.passages, P.rerank_blend,
+                              also=wording if lay else None, weight=P.lay_rerank)
             for i, s in reranked.scores.items():
                 scores.setdefault(i, {})["rerank"] = s
             final = reranked.final

@@ -95,3 +95,31 @@ def test_embedder_reranker_scores_a_unit_by_its_best_chunk_from_stored_vectors()
     q = emb.embed(["q"])[0]
     assert s[0] == pytest.approx(max(q[0], q[1])) and s[1] == pytest.approx(q[2])
     assert rr.scale == "cosine" and rr.spec == "embedder:counting"
+
+
+@pytest.mark.slow
+def test_rerank_reads_the_question_in_the_acts_words_beside_the_question_as_written():
+    """`Params.lay_rerank`: the score is the weighted mean of the passage's scores for the question as written and
+    for the question with the acts' words appended (lay_terms.py), so a provision the acts word otherwise rises."""
+    from lexcite.index.embed import get_embedder
+    from lexcite.index.rerank import rerank
+    from lexcite.lay_terms import expand_query
+
+    emb = get_embedder("minilm")
+    passages = [_passage(1, "Providers established in third countries shall appoint an authorised representative "
+                            "which is established in the Union."),
+                _passage(2, "Providers shall keep the documentation at the disposal of the national authorities.")]
+    vectors = {p.key: emb.embed([p.text]) for p in passages}
+    rr = EmbedderReranker(emb, lambda keys: {k: vectors[k] for k in keys})
+    question = "Do we need a local agent in Europe to speak for us?"
+    wording = expand_query(question)
+    assert wording != question and "authorised representative" in wording
+    pool = {0: 1.0, 1: 1.0}
+    plain = rerank(rr, question, pool, passages, blend=0.0)
+    both = rerank(rr, question, pool, passages, blend=0.0, also=wording, weight=0.7)
+    lay = rr.score(wording, passages)
+    for i in pool:
+        assert both.scores[i] == pytest.approx(0.3 * plain.scores[i] + 0.7 * float(lay[i]), abs=1e-6)
+    gain = [both.scores[i] - plain.scores[i] for i in pool]
+    assert gain[0] > gain[1]  # the representative's provision gains most from the acts' words
+    assert rerank(rr, question, pool, passages, blend=0.0, also=wording, weight=0.0).scores == plain.scores
