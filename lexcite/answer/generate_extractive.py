@@ -186,8 +186,8 @@ _RECIPIENT = re.compile(r"\b(?:submit(?:s|ted|ting)?|send(?:s|ing)?|sent|lodg(?:
                         r"(?:the\s+)?(?:[\w-]+\s+)"
                         r"{0,4}(?:authorit(?:y|ies)|Commission|AI Office|Board|bod(?:y|ies)|office|court)\b", re.I)
 RECIPIENT = 0.15  # dev: 0.15 = 0.3 (dx05)
-# "shall register", "shall, prior to the processing, carry out"
-_SHALL_DO = re.compile(r"\b(?:shall|must)(?:,[^,;.]{1,80},)?\s+((?:[a-z]+\s+){0,2}[a-z]+)")
+# "shall register", "shall, prior to the processing, carry out an assessment"
+_SHALL_DO = re.compile(r"\b(?:shall|must)(?:,[^,;.]{1,80},)?\s+((?:[a-z]+\s+){0,3}[a-z]+)")
 _WHY = re.compile(r"^why\b|\bwhat (?:is|was) the reason\b|\bwhy (?:did|does|do|is|was)\b", re.I)
 _APPLY_Q = re.compile(r"\b(?:apply|applies|applicable|cover(?:ed|s)?|count|obligations?|exempt\w*)\b", re.I)
 
@@ -234,10 +234,29 @@ def shape_of(question: str) -> Shape:
                  actors=tuple(dict.fromkeys((m["actor"] or _VERB_ACTOR[m["verb"].lower()]).lower()
                                             for m in _ACTOR_Q.finditer(" ".join((q, *acts_terms(q)))))),
                  quoted=tuple(_QUOTED.findall(q)),
-                 duty=stem(m[1]) if (m := _WHO_DUTY.search(q)) else "", foreign=not in_english(q),
+                 duty=_duty(q), foreign=not in_english(q),
                  recipient=bool(_RECIPIENT_Q.search(asking)),
                  stated=frozenset(v.kind for v in read_values(q) if v.kind in _STATED_KINDS),
                  application=asks_when(q))
+
+
+# "Who has to do a fundamental rights impact assessment?": a verb that only says something is done names no duty;
+# the thing done does ("deployers ... shall perform an assessment of the impact on fundamental rights")
+_LIGHT_VERBS = frozenset(stem(w) for w in "do carry conduct perform make undertake run complete prepare draw".split())
+_OBJECT_END = re.compile(r"[?,;]|\b(?:for|of|under|in|when|before|after|if|on|by|with|to|and|or)\b", re.I)
+
+
+def _duty(question: str) -> str:
+    """The stem of what a "Who has to ...?" question asks who must do: its verb ("register"), or for a light verb
+    the head of its object ("do a fundamental rights impact assessment": assess); "" for any other question."""
+    m = _WHO_DUTY.search(question)
+    if not m:
+        return ""
+    verb = stem(m[1])
+    if verb not in _LIGHT_VERBS:
+        return verb
+    done = content_terms(_OBJECT_END.split(question[m.end():], maxsplit=1)[0])
+    return done[-1] if done else verb
 
 
 def _does_duty(text: str, duty: str) -> bool:

@@ -161,8 +161,26 @@ def test_who_has_to_do_it_gets_the_one_who_shall_do_it(units):
     _, quoted = answer(units, "Who has to register a high-risk hiring tool in the EU database before it goes on sale?",
                        "art_71.par_1", "art_49.par_1")
     assert quoted[0][1] == "art_49.par_1" and "the provider" in quoted[0][0]
-    assert shape_of("Who is required to carry out an impact assessment?").duty == "carri"
+    assert shape_of("Who is required to register the system?").duty == "regist"
     assert shape_of("Which authority supervises the AI Office?").duty == ""
+
+
+def test_who_has_to_do_a_thing_gets_the_one_who_shall_do_that_thing():
+    """A verb that only says something is done ("do", "carry out") names no duty: the thing done does."""
+    assert shape_of("Who is required to carry out an impact assessment?").duty == "assess"
+    assert shape_of("Who has to do a fundamental rights impact assessment before deployment?").duty == "assess"
+    # AI Act Article 27: retrieval ranked paragraph 5 first; its template "shall ... give deployers" a possibility,
+    # while paragraph 1 says which deployers "shall perform an assessment"
+    evidence = [replace(ev("S1", "art_27.par_5", "5. The AI Office shall develop a template for a questionnaire. This "
+                                                 "template shall, where relevant, give deployers the possibility to "
+                                                 "include parts of the data protection impact assessment in the "
+                                                 "fundamental rights impact assessment."), rank=1),
+                replace(ev("S2", "art_27.par_1", "1. Prior to deploying a high-risk AI system, deployers that are "
+                                                 "bodies governed by public law shall perform an assessment of the "
+                                                 "impact on fundamental rights that the use of such system may "
+                                                 "produce."), rank=4)]
+    draft = ExtractiveGenerator().generate("Who has to do a fundamental rights impact assessment?", evidence)
+    assert parse_draft(draft.text)[0].sids == ("S2",)
 
 
 def test_a_quoted_term_finds_the_definition_of_the_act_s_longer_term(units):
