@@ -41,7 +41,8 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:resellers?|retailers?|shops?|marketplaces?)\b", "distributor"),
     (r"\bimport(?:s|ed|ing)?\b", "importer"),
     (r"\b(?:makers?|manufacturers?|developers?|vendors?|builds?|built)\b", "provider"),
-    (r"\b(?:watchdogs?|regulators?)\b", "supervisory authority market surveillance authority"),
+    (r"\b(?:watchdogs?|regulators?|enforc(?:e|es|ed|ing|ers?))\b",
+     "supervisory authority market surveillance authority"),
     (r"\bpolice\b", "law enforcement"),
     (r"\b(?:public (?:hospital|school|body|bodies|sector|administration)s?|government (?:agenc(?:y|ies)|departments?)|"
      r"ministr(?:y|ies)|municipalit(?:y|ies)|city council)\b", "public authorities and bodies"),
@@ -110,9 +111,20 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:company|contact|our|business) details\b|\bour (?:name|brand)\b", "name registered trade name address"),
     (r"\b(?:box|packag\w*|wrapper)\b", "packaging"),
     (r"\b(?:label|sticker|stamp|logo)\b", "CE marking"),
+    # a processor's contract: "Processing by a processor shall be governed by a contract" (GDPR Article 28(3))
+    (r"\b(?:data processing|processor|processing|outsourcing) (?:agreements?|contracts?|terms)\b",
+     "processing by a processor governed by a contract"),
     (r"\b(?:event records|audit trail|activity records?)\b", "logs"),
     # what the GDPR calls the information to be provided to the data subject (Articles 13 and 14)
     (r"\bprivacy (?:notices?|polic(?:y|ies)|statements?|information)\b", "information to be provided"),
+    # the initials people use for what the acts write out (the acts define no such abbreviation)
+    (r"\b(?-i:DPOs?)\b", "data protection officer"),
+    (r"\b(?-i:DPIAs?)\b", "data protection impact assessment"),
+    (r"\b(?-i:FRIAs?)\b", "fundamental rights impact assessment"),
+    (r"\b(?-i:GPAI)\b", "general-purpose AI model"),
+    (r"\b(?-i:D?SARs?)\b|\bsubject access requests?\b", "right of access by the data subject"),
+    (r"\b(?-i:CCTV)\b|\b(?:security|surveillance) cameras?\b|\bvideo surveillance\b",
+     "systematic monitoring of a publicly accessible area"),
     # data protection notions
     (r"\b(?:tell|inform|notify|warn|contact|alert) (?:the |our |their |all )?(?:affected |impacted )?(?:customers|"
      r"clients|users|people|individuals|persons|patients|employees|members)\b", "communicate to the data subject"),
@@ -141,6 +153,9 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:chatbots?|virtual assistants?|talking to an? (?:AI|bot|machine))\b",
      "interact directly with natural persons"),
     (r"\bdeepfakes?\b", "deep fake"),
+    (r"\bAI[- ](?:generated|made|created)\b|\b(?:generated|made|created) (?:by|with) (?:an? )?(?:AI|generative)\b|"
+     r"\bsynthetic (?:content|images?|videos?|audio|text)\b", "artificially generated or manipulated"),
+    (r"\bsocial (?:media|networks?|networking)\b", "information society services"),
     (r"\b(?:sell|sells|selling|sold|on sale|launch|launches|release|releases|bring to market)\b",
      "placing on the market"),
     (r"\b(?:hiring|recruit\w*|job applicants?|candidates for a job|CVs?)\b", "recruitment or selection"),
@@ -152,8 +167,9 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
      "purely personal non-professional activity"),  # "bring the case at home" is about a court
     (r"\b(?:datasets?|data sets?)\b", "training, validation and testing data sets"),
     (r"\bopen[- ]source\b", "free and open-source licence"),
-    (r"\b(?:in charge of|supervis(?:e|es|ed|ing|ion)|overseeing|oversee|keep an eye on|human in the loop)\b",
-     "human oversight"),
+    # a person watching the system; "Who supervises ...?", "the authority that supervises ...?" ask for an authority
+    (r"(?<!\bwho )(?<!\bthat )(?<!\bwhich )(?<!\bauthority )(?<!\bbody )\b(?:in charge of|supervis(?:e|es|ed|ing|ion)|"
+     r"overseeing|oversees?|keep an eye on|human in the loop)\b", "human oversight"),
     (r"\b(?:results?|outputs?|predictions?)\b", "output"),
     (r"\b(?:certificate|certified|certification)s? (?:is )?(?:good|valid) for\b|\brenew\w*\b",
      "validity of certificates"),

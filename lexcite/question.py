@@ -19,8 +19,12 @@ __all__ = ["Cues", "cues", "content_terms", "stem", "STOPWORDS", "in_english", "
            "asks_for_value", "asks_entry_into_force", "question_parts", "singular"]
 
 # The question reader also drops modal verbs and the words every question about an act contains.
+# "involving", "concerning", "regarding", "relating": words that join a thing to another, as "of" does; rare in the
+# acts, they would weigh as much as what a question is about ("How do I report a serious incident involving an AI
+# system?" quoted "an investigation which involves altering the AI system")
 STOPWORDS = ENGLISH_STOPWORDS | frozenset("""
 aren cannot shall may must per whether eu union regulation article articles paragraph point annex according
+involving concerning regarding relating
 """.split())
 
 # "When" that asks for a date ("When does it apply?"), not for the cases in which something holds: "When is a

@@ -60,6 +60,15 @@ pytestmark = pytest.mark.unit
     ("What must a privacy notice contain?", "information to be provided"),
     ("What are the penalties for breaching the GDPR?", "infringement infringes"),
     ("Does the GDPR apply to a US company with EU customers?", "not established in the Union"),
+    ("What should a data processing agreement include?", "processing by a processor governed by a contract"),
+    ("Do children need parental consent to use social media?", "information society services"),
+    ("Must we label AI-generated images?", "artificially generated or manipulated"),
+    ("Who enforces the AI Act in each country?", "supervisory authority market surveillance authority"),
+    ("Is a DPO mandatory for a small online shop?", "data protection officer"),
+    ("Do we need a DPIA for CCTV in a shopping centre?", "data protection impact assessment"),
+    ("Do we need a DPIA for CCTV in a shopping centre?", "systematic monitoring of a publicly accessible area"),
+    ("Who has to do a FRIA?", "fundamental rights impact assessment"),
+    ("How long do I have to answer a subject access request?", "right of access by the data subject"),
     ("May national law set rules for employers handling their staff's personal data?",
      "employees' personal data in the employment context"),
     ("Can the authority stop us from using the data, even permanently?", "ban on processing limitation"),
@@ -97,6 +106,12 @@ def test_nothing_is_added_that_the_question_already_says_or_that_only_looks_alik
     # "us" the pronoun names no country
     assert "not established in the Union" not in acts_terms("Can you help us shop for a compliant tool?")
     assert "personal data breach" not in acts_terms("What are the penalties for breaching the GDPR?")
+    # initials are read in capitals only; "law enforcement" is no regulator
+    assert acts_terms("Is there a sar or a dpo in the text?") == ()
+    assert acts_terms("Can police use it for law enforcement?") == ()
+    # who supervises a system is an authority, not a person overseeing its output
+    assert "human oversight" not in acts_terms("Who supervises AI systems built on general-purpose AI models?")
+    assert "human oversight" in acts_terms("Must a human supervise the system?")
 
 
 def test_the_question_comes_first_and_is_kept_whole():

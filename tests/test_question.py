@@ -57,6 +57,9 @@ def test_means_as_resources_or_as_a_way_asks_no_definition():
 def test_content_terms_drop_stop_words_and_keep_compounds_whole_and_split():
     assert content_terms("The providers of high-risk AI systems shall comply") == [
         "provid", "high-risk", "high", "risk", "ai", "system", "compli"]
+    # words that join one thing to another, as "of" does, are no content
+    assert content_terms("a serious incident involving an AI system, concerning health") == [
+        "serious", "incid", "ai", "system", "health"]
 
 
 def test_the_stemmer_joins_the_forms_of_a_word():

@@ -212,6 +212,9 @@ class Shape:
     # it asks from when a rule applies or is in force: a date answers, a deadline ("before placing it on the
     # market") is what the rule requires once it applies, not when it starts to
     application: bool = False
+    # the terms of the thing "What is/are X?" asks about, its head before any "of ...": "What are the principles of
+    # data processing?" asks about principles, and the definition of 'processing' does not answer it
+    asked: frozenset[str] = frozenset()
 
 
 _STATED_KINDS = frozenset({"date", "month", "period", "amount", "percent"})
@@ -237,7 +240,7 @@ def shape_of(question: str) -> Shape:
                  duty=_duty(q), foreign=not in_english(q),
                  recipient=bool(_RECIPIENT_Q.search(asking)),
                  stated=frozenset(v.kind for v in read_values(q) if v.kind in _STATED_KINDS),
-                 application=asks_when(q))
+                 application=asks_when(q), asked=_asked_thing(asking))
 
 
 # "Who has to do a fundamental rights impact assessment?": a verb that only says something is done names no duty;
@@ -257,6 +260,25 @@ def _duty(question: str) -> str:
         return verb
     done = content_terms(_OBJECT_END.split(question[m.end():], maxsplit=1)[0])
     return done[-1] if done else verb
+
+
+_WHAT_IS = re.compile(r"^what (?:is|are) (?:an? |the )?(?P<thing>[^?]+?)\s*\??$", re.I)
+_QUALIFIED = re.compile(r"\s+(?:of|for|under|in|to|about|on|relating|regarding|according|by|when|if|and)\b.*$", re.I)
+
+
+# "What is the role of the AI Office?", "the meaning of 'provider'": about the thing after "of"
+_OF_THING = re.compile(r"^(?:role|roles|meaning|definition|notion|concept|purpose|function|scope|task|tasks)\s+of\s+",
+                       re.I)
+
+
+def _asked_thing(asking: str) -> frozenset[str]:
+    """The content terms of the head of what "What is/are X?" asks about, and the acts' words for it (see
+    `Shape.asked`); empty for any other question."""
+    m = _WHAT_IS.match(asking.strip())
+    if not m:
+        return frozenset()
+    head = _QUALIFIED.sub("", _OF_THING.sub("", m["thing"]))
+    return frozenset(content_terms(head) + content_terms(" ".join(acts_terms(head))))
 
 
 def _does_duty(text: str, duty: str) -> bool:
@@ -370,7 +392,7 @@ def score_sentence(text: str, terms: frozenset[str], q_terms: dict[str, float], 
         if any(term in (q.casefold(), singular(q)) or term.startswith(q.casefold() + " ")
                for q in shape.quoted for term in forms):
             bonus += 0.6
-        elif c.definition and not shape.quoted and set(content_terms(defined["term"])) & set(q_terms):
+        elif c.definition and not shape.quoted and set(content_terms(defined["term"])) & (shape.asked or set(q_terms)):
             bonus += 0.5  # a question that quotes its term asks about that term, not one sharing a word with it
         elif c.definition:
             bonus += 0.05

@@ -130,12 +130,15 @@ def rerank(reranker: Reranker, query: str, pool: Mapping[int, float], passages: 
            blend: float, also: str | None = None, weight: float = 0.0) -> Reranked:
     """Re-score the pool; a little of the fused score is kept to break the reranker's near-ties. With `also`
     (the question in other words), a passage's score is the weighted mean of its scores for both, `weight`
-    for `also`: a mean of two scores on one scale stays on that scale."""
+    for `also`, whose scores are first shifted so that their best is the question's best: the other reading
+    moves the order, not the scale the abstention threshold is calibrated on (the acts' words raise every
+    cosine, so questions with lay words would otherwise score higher than those without)."""
     order = list(pool)
     texts = [passages[i] for i in order]
     rr = reranker.score(query, texts)
-    if also and weight:
-        rr = (1.0 - weight) * rr + weight * reranker.score(also, texts)
+    if also and weight and len(rr):
+        other = reranker.score(also, texts)
+        rr = (1.0 - weight) * rr + weight * (other - other.max() + rr.max())
     top_fused = max(pool.values(), default=0.0) or 1.0
     scores = {i: float(s) for i, s in zip(order, rr, strict=True)}
     return Reranked(scores, {i: scores[i] + blend * (pool[i] / top_fused) for i in order})

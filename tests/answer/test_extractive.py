@@ -637,3 +637,25 @@ def test_an_answer_verify_would_find_too_long_is_rebuilt_with_a_unit_less():
     sentences = parse_draft(draft.text)
     assert sentences[0].text.startswith("The controller shall keep the records of register 1")
     assert len(sentences) <= MAX_SENTENCES and "register 2" in draft.text and "register 3" not in draft.text
+
+
+def test_what_are_the_principles_of_processing_is_not_answered_by_the_definition_of_processing():
+    """A definition answers "What is X?" when it defines X's head, not a word that qualifies it."""
+    assert shape_of("What are the principles of data processing under the GDPR?").asked == frozenset({"principl"})
+    assert shape_of("What is the role of the AI Office?").asked == frozenset(content_terms("AI Office"))
+    assert {"deep", "fake"} <= shape_of("What is a deepfake?").asked  # with the acts' word for it
+    assert shape_of("Who enforces the AI Act?").asked == frozenset()
+
+    def gdpr(sid: str, unit: str, title: str, text: str) -> Evidence:
+        return Evidence(sid, CitationRef("32016R0679", "2016-05-04", unit), title, text, "current", True, "",
+                        rank=int(sid[1:]))
+
+    evidence = [gdpr("S1", "art_4.pnt_2", "Article 4, point (2) — Definitions",
+                     "(2) ‘processing’ means any operation which is performed on personal data;"),
+                gdpr("S2", "art_5.par_1.pnt_a", "Article 5(1), point (a) — Principles relating to processing of "
+                                                "personal data", "(a) processed lawfully, fairly and in a transparent "
+                                                                 "manner in relation to the data subject;")]
+    draft = ExtractiveGenerator().generate("What are the principles of data processing?", evidence)
+    assert parse_draft(draft.text)[0].sids == ("S2",)
+    draft = ExtractiveGenerator().generate("What is data processing?", evidence)
+    assert parse_draft(draft.text)[0].sids == ("S1",)

@@ -100,7 +100,8 @@ def test_embedder_reranker_scores_a_unit_by_its_best_chunk_from_stored_vectors()
 @pytest.mark.slow
 def test_rerank_reads_the_question_in_the_acts_words_beside_the_question_as_written():
     """`Params.lay_rerank`: the score is the weighted mean of the passage's scores for the question as written and
-    for the question with the acts' words appended (lay_terms.py), so a provision the acts word otherwise rises."""
+    for the question with the acts' words appended (lay_terms.py), so a provision the acts word otherwise rises;
+    the latter shifted so that their best is the question's best, which keeps the threshold's scale."""
     from lexcite.index.embed import get_embedder
     from lexcite.index.rerank import rerank
     from lexcite.lay_terms import expand_query
@@ -118,8 +119,10 @@ def test_rerank_reads_the_question_in_the_acts_words_beside_the_question_as_writ
     plain = rerank(rr, question, pool, passages, blend=0.0)
     both = rerank(rr, question, pool, passages, blend=0.0, also=wording, weight=0.7)
     lay = rr.score(wording, passages)
+    shift = max(plain.scores.values()) - float(lay.max())
     for i in pool:
-        assert both.scores[i] == pytest.approx(0.3 * plain.scores[i] + 0.7 * float(lay[i]), abs=1e-6)
+        assert both.scores[i] == pytest.approx(0.3 * plain.scores[i] + 0.7 * (float(lay[i]) + shift), abs=1e-6)
     gain = [both.scores[i] - plain.scores[i] for i in pool]
     assert gain[0] > gain[1]  # the representative's provision gains most from the acts' words
+    assert max(both.scores.values()) <= max(plain.scores.values()) + 1e-6  # on the scale of the question as written
     assert rerank(rr, question, pool, passages, blend=0.0, also=wording, weight=0.0).scores == plain.scores
