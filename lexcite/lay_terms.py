@@ -123,7 +123,8 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?-i:FRIAs?)\b", "fundamental rights impact assessment"),
     (r"\b(?-i:GPAI)\b", "general-purpose AI model"),
     (r"\b(?-i:D?SARs?)\b|\bsubject access requests?\b", "right of access by the data subject"),
-    (r"\b(?-i:CCTV)\b|\b(?:security|surveillance) cameras?\b|\bvideo surveillance\b",
+    (r"\b(?-i:CCTV)\b(?! (?:footage|images?|recordings?|stills))|\b(?:security|surveillance) cameras?\b|"
+     r"\bvideo surveillance\b",
      "systematic monitoring of a publicly accessible area"),
     # data protection notions
     (r"\b(?:tell|inform|notify|warn|contact|alert) (?:the |our |their |all )?(?:affected |impacted )?(?:customers|"

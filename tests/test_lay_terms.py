@@ -108,6 +108,8 @@ def test_nothing_is_added_that_the_question_already_says_or_that_only_looks_alik
     assert "personal data breach" not in acts_terms("What are the penalties for breaching the GDPR?")
     # initials are read in capitals only; "law enforcement" is no regulator
     assert acts_terms("Is there a sar or a dpo in the text?") == ()
+    # CCTV footage is material, not the monitoring of a place
+    assert acts_terms("Can we scrape faces from CCTV footage?") == ()
     assert acts_terms("Can police use it for law enforcement?") == ()
     # who supervises a system is an authority, not a person overseeing its output
     assert "human oversight" not in acts_terms("Who supervises AI systems built on general-purpose AI models?")
