@@ -69,7 +69,9 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:decide|decides|deciding|determine|determines) (?:[\w'’]+ ){0,6}together\b|"
      r"\bjointly (?:decide|determine)\w*", "joint controllers"),
     (r"\b(?:bought|buy|buying|purchased?|acquired?|rented) (?:a |the )?(?:[\w'’-]+ ){0,3}(?:list|database|data(?:set)?|"
-     r"contacts?|leads)\b|\bdata brokers?\b", "not been obtained from the data subject"),
+     r"contacts?|leads)\b|\bdata brokers?\b|\b(?:collect|collected|get|got|obtain|obtained|receive|received) "
+     r"(?:[\w'’]+ ){0,3}from (?:a |another |other )?(?:third part(?:y|ies)|partners?|compan(?:y|ies)|someone else)\b",
+     "not been obtained from the data subject"),
     (r"\b(?:stop|stops|stopped|halt|freeze|pause) (?:using|processing) (?:that|the|my|our|their|this) "
      r"(?:data|information|figure|details)\b|\bwhile (?:they|you|we) (?:check|verify|look into)\b",
      "restriction of processing"),

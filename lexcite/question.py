@@ -52,8 +52,9 @@ _CUES = {
     "amount": r"\b(?:how much|fines?|penalt(?:y|ies)|amount|sanctions?|eur|euros?)\b|€",
     "percent": r"\b(?:percent|per cent|percentage|share of|turnover)\b|%",
     "power": r"\b(?:flops?|floating[- ]point|compute|computation|training compute)\b",
-    "definition": r"^(?:what (?:is|are) (?:an? |the )?|what does .* mean\b(?! in practice)|define|definition|"
-                  r"meaning of|what counts as|what is meant by)|\bdefin(?:e|ed|ition)\b|"
+    # "Who is a deployer?" asks what the act calls a deployer ("Who is the chair?" asks who holds an office)
+    "definition": r"^(?:what (?:is|are) (?:an? |the )?|who is an? |what does .* mean\b(?! in practice)|define|"
+                  r"definition|meaning of|what counts as|what is meant by)|\bdefin(?:e|ed|ition)\b|"
                   # "what 'provider' means", not "enough means to enforce", "by means of" or "what the duty
                   # means in practice" (how to comply, not what the term covers)
                   r"\bwhat\b[^?]{0,60}\bmeans?\b(?!\s+(?:of|to|for|in practice)\b)|"

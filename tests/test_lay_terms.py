@@ -68,6 +68,7 @@ pytestmark = pytest.mark.unit
     ("Do we need a DPIA for CCTV in a shopping centre?", "data protection impact assessment"),
     ("Do we need a DPIA for CCTV in a shopping centre?", "systematic monitoring of a publicly accessible area"),
     ("Who has to do a FRIA?", "fundamental rights impact assessment"),
+    ("What information must I give when I collect data from a third party?", "not been obtained from the data subject"),
     ("How long do I have to answer a subject access request?", "right of access by the data subject"),
     ("May national law set rules for employers handling their staff's personal data?",
      "employees' personal data in the employment context"),

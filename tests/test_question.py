@@ -45,6 +45,9 @@ def test_the_longest_time_allowed_asks_for_a_period():
 def test_a_definition_question_is_recognised():
     assert cues("What does 'provider' mean?").definition
     assert cues("Explain what profiling means under the GDPR").definition
+    # "Who is a deployer?" asks what the act calls one; "Who is the chair?" asks who holds an office
+    assert cues("Who is a deployer under the AI Act?").definition
+    assert not cues("Who is the chair of the Board?").definition
 
 
 def test_means_as_resources_or_as_a_way_asks_no_definition():

@@ -262,7 +262,7 @@ def _duty(question: str) -> str:
     return done[-1] if done else verb
 
 
-_WHAT_IS = re.compile(r"^what (?:is|are) (?:an? |the )?(?P<thing>[^?]+?)\s*\??$", re.I)
+_WHAT_IS = re.compile(r"^(?:what (?:is|are) (?:an? |the )?|who is an? )(?P<thing>[^?]+?)\s*\??$", re.I)
 _QUALIFIED = re.compile(r"\s+(?:of|for|under|in|to|about|on|relating|regarding|according|by|when|if|and)\b.*$", re.I)
 
 
