@@ -262,11 +262,10 @@ def _duty(question: str) -> str:
     return done[-1] if done else verb
 
 
+# "What are the principles of data processing?": the thing asked about, and its head before what qualifies it; "What
+# is the role of the AI Office?", "the meaning of 'provider'": the thing after "of"
 _WHAT_IS = re.compile(r"^(?:what (?:is|are) (?:an? |the )?|who is an? )(?P<thing>[^?]+?)\s*\??$", re.I)
 _QUALIFIED = re.compile(r"\s+(?:of|for|under|in|to|about|on|relating|regarding|according|by|when|if|and)\b.*$", re.I)
-
-
-# "What is the role of the AI Office?", "the meaning of 'provider'": about the thing after "of"
 _OF_THING = re.compile(r"^(?:role|roles|meaning|definition|notion|concept|purpose|function|scope|task|tasks)\s+of\s+",
                        re.I)
 
