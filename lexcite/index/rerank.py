@@ -36,6 +36,8 @@ class Reranker(Protocol):
 
     def score(self, query: str, passages: Sequence[Passage]) -> np.ndarray: ...
 
+    def score_each(self, queries: Sequence[str], passages: Sequence[Passage]) -> list[np.ndarray]: ...
+
 
 def parse_spec(spec: str) -> tuple[str, str]:
     """'embedder:e5' -> ('embedder', 'e5'); 'none' -> ('none', '').
@@ -77,6 +79,10 @@ class CrossEncoderReranker:
         pairs = [(query, p.text) for p in passages]
         return np.asarray(self._model.predict(pairs, batch_size=16, show_progress_bar=False), dtype=np.float32)
 
+    def score_each(self, queries: Sequence[str], passages: Sequence[Passage]) -> list[np.ndarray]:
+        """`score` for each query in turn: every (query, passage) pair is a forward pass of its own."""
+        return [self.score(q, passages) for q in queries]
+
 
 @dataclass
 class EmbedderReranker:
@@ -91,15 +97,22 @@ class EmbedderReranker:
         self.spec = self.spec or f"embedder:{self.embedder.name}"
 
     def score(self, query: str, passages: Sequence[Passage]) -> np.ndarray:
+        return self.score_each([query], passages)[0]
+
+    def score_each(self, queries: Sequence[str], passages: Sequence[Passage]) -> list[np.ndarray]:
+        """The scores of `passages` for each query, their stored vectors read once for all."""
         if not passages:
-            return np.zeros(0, dtype=np.float32)
-        q = self.embedder.embed([query], query=True)[0]
+            return [np.zeros(0, dtype=np.float32) for _ in queries]
         stored = self.vectors([p.key for p in passages])
         missing = [p for p in passages if p.key not in stored]
         if missing:  # should not happen after `lexcite index`; embed on the fly rather than rank them last
             fresh = self.embedder.embed([p.text for p in missing])
             stored.update({p.key: fresh[i:i + 1] for i, p in enumerate(missing)})
-        return np.asarray([float(np.max(stored[p.key] @ q)) for p in passages], dtype=np.float32)
+        out = []
+        for query in queries:  # one at a time: the embedder keeps the last question it embedded (embed.py)
+            q = self.embedder.embed([query], query=True)[0]
+            out.append(np.asarray([float(np.max(stored[p.key] @ q)) for p in passages], dtype=np.float32))
+        return out
 
 
 def load_reranker(spec: str, vectors: Callable[[Sequence[str]], dict[str, np.ndarray]] | None = None
@@ -135,10 +148,11 @@ def rerank(reranker: Reranker, query: str, pool: Mapping[int, float], passages: 
     cosine, so questions with lay words would otherwise score higher than those without)."""
     order = list(pool)
     texts = [passages[i] for i in order]
-    rr = reranker.score(query, texts)
-    if also and weight and len(rr):
-        other = reranker.score(also, texts)
+    if also and weight and texts:
+        rr, other = reranker.score_each([query, also], texts)
         rr = (1.0 - weight) * rr + weight * (other - other.max() + rr.max())
+    else:
+        rr = reranker.score(query, texts)
     top_fused = max(pool.values(), default=0.0) or 1.0
     scores = {i: float(s) for i, s in zip(order, rr, strict=True)}
     return Reranked(scores, {i: scores[i] + blend * (pool[i] / top_fused) for i in order})
