@@ -31,6 +31,8 @@ __all__ = ["expand_query", "acts_terms", "LAY_TERMS", "abbreviations", "written_
 _THE_RULES = r"(?:the |its |our |their )?(?:rules?|law|GDPR|AI Act|Regulation|obligations?|provisions?|requirements?)"
 _MANY = "each|every|several|separate|multiple|Act|GDPR"
 _NOT_AFTER_MANY = "".join(f"(?<!{w} )" for w in _MANY.split("|"))  # look-behinds must be of fixed width, one each
+# a business outside the Union: in a third country, and "not established in the Union" (GDPR Article 3(2))
+_BASED_OUTSIDE = r"\b(?:based|established|located) outside (?:the )?(?:EU|Europe|Union)\b"
 
 # (what people say, as a regex; the term the acts use)
 LAY_TERMS: tuple[tuple[str, str], ...] = (
@@ -52,13 +54,13 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:foreign|non-EU|US|American|Chinese|Indian|UK) "
      r"(?:company|companies|firm|firms|provider|providers|business)\b|"
      r"\b(?:based|established|located) in (?!(?:the )?(?:EU|Europe|Union|Member))(?:the )?(?-i:[A-Z])\w+|"
-     r"\b(?:based|established|located) outside (?:the )?(?:EU|Europe|Union)\b|"
+     rf"{_BASED_OUTSIDE}|"
      r"\b(?:a |one )?(?:country|state) outside (?:the )?(?:EU|EEA|Europe|Union)\b|\bnon-EU (?:country|state)\b",
      "third country"),
     # the GDPR's territorial scope speaks of a controller or processor "not established in the Union"
     (r"\b(?:foreign|non-EU|(?-i:US|UK)|American|Chinese|Indian|Swiss|Japanese|Canadian) "
      r"(?:company|companies|firm|firms|provider|providers|business|businesses|website|app|shop)\b|"
-     r"\b(?:based|established|located) outside (?:the )?(?:EU|Europe|Union)\b", "not established in the Union"),
+     rf"{_BASED_OUTSIDE}", "not established in the Union"),
     (r"\b(?:send|sending|sent|move|moving|moved|export\w*|transfer\w*|host\w*|stor(?:e|es|ed|ing)) (?:[\w'’]+ ){0,3}"
      r"(?:there|abroad|overseas|to (?:the )?(?:US|USA|United States|India|China|UK)|"
      r"outside (?:the )?(?:EU|EEA|Union|Europe))\b",
