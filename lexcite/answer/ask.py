@@ -35,6 +35,7 @@ from lexcite.answer.answerable import check as check_answerable
 from lexcite.answer.conflicts import Relations, find_conflicts
 from lexcite.answer.draft import Generator
 from lexcite.answer.evidence import build_evidence, no_evidence_answer, refused_answer
+from lexcite.answer.nearness import QuestionNearness, sentence_nearness
 from lexcite.answer.numeric import bind_values
 from lexcite.answer.timing import asks_when, timing_notes
 from lexcite.answer.trace import AskRecord, StoredTrace, TraceStore, catalog_problems, sha256_text, versions_in_scope
@@ -43,7 +44,8 @@ from lexcite.catalog import Catalog
 from lexcite.catalog.locate import act_names, act_titles
 from lexcite.config import Settings
 from lexcite.contract import REFUSAL, Answer, CitationRef, Evidence, Perimeter, Retriever, UnitRecord, Verdict
-from lexcite.errors import CitationError, ConfigError
+from lexcite.errors import CitationError, ConfigError, IndexMismatch
+from lexcite.index.manifest import load_manifest
 from lexcite.index.perimeter import empty_reason
 from lexcite.question import asks_for_value, cues, value_secondary
 from lexcite.references import short_forms
@@ -155,7 +157,9 @@ def ask(
                         versions=versions_in_scope(catalog, perimeter), catalog_state=catalog.state(),
                         generator=gen.name, model=getattr(gen, "model", ""), timings=timings,
                         params={"generator_choice": choice.why})
-        answer = _answer(question, perimeter, result, gen, catalog, rec, timings)
+        near = sentence_nearness(settings.home, _index_embedder(searcher, settings), question) \
+            if getattr(gen, "reads_nearness", False) else None
+        answer = _answer(question, perimeter, result, gen, catalog, rec, timings, near)
         timings["total"] = time.perf_counter() - t_start
         if trace:
             rec.answer = answer
@@ -210,14 +214,25 @@ def _parent_in(catalog: Catalog, perimeter: Perimeter) -> Callable[[CitationRef]
     return parent
 
 
+def _index_embedder(searcher: Any, settings: Settings) -> str | None:
+    """The embedder the index was built with: the searcher's, else the one the home's manifest names."""
+    name = getattr(searcher, "embedder_name", None)
+    if isinstance(name, str) and name:
+        return name
+    try:
+        return (load_manifest(settings.home) or {}).get("embedder")
+    except IndexMismatch:  # a manifest that cannot be read: search said so already, or will
+        return None
+
+
 def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, catalog: Catalog, rec: AskRecord,
-            timings: dict[str, float]) -> Answer:
+            timings: dict[str, float], nearness: QuestionNearness | None = None) -> Answer:
     evidence = build_evidence(result, _parent_in(catalog, perimeter))
     if not evidence:  # invariant 2: decided here, no generator called
         empty = empty_reason(perimeter, catalog.versions()) if not result.ranked else None
         return no_evidence_answer(question, result, empty)
     try:
-        return _compose(question, perimeter, evidence, gen, catalog, rec, timings)
+        return _compose(question, perimeter, evidence, gen, catalog, rec, timings, nearness)
     except _Refused as r:
         return refused_answer(question, perimeter, f"{REFUSAL} {r.reason}", evidence=r.evidence, generator=gen.name,
                               flags=r.flags, verdicts=r.verdicts)
@@ -241,7 +256,7 @@ def _of_acts(evidence: tuple[Evidence, ...], acts: frozenset[str], relations: Re
 
 
 def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...], gen: Generator, catalog: Catalog,
-             rec: AskRecord, timings: dict[str, float]) -> Answer:
+             rec: AskRecord, timings: dict[str, float], nearness: QuestionNearness | None = None) -> Answer:
     """Generate, verify, bind values, show conflicts and amendments; raise `_Refused` where the answer stops."""
     # Refuse only when the law is silent, decided here from what the admitted units state (answer/answerable.py).
     relations = Relations.from_catalog(catalog)  # read once: answerability, the generator's evidence, conflicts
@@ -263,7 +278,8 @@ def _compose(question: str, perimeter: Perimeter, evidence: tuple[Evidence, ...]
         raise _Refused(_sentence(verdict.reason), [verdict.rule], evidence)
     facts = catalog.facts(refs=[e.ref for e in evidence], language=perimeter.language)
     t = time.perf_counter()
-    draft = gen.generate(question, _of_acts(evidence, named, relations))
+    given = _of_acts(evidence, named, relations)
+    draft = gen.generate(question, given, nearness=nearness) if nearness else gen.generate(question, given)
     timings["generate"] = time.perf_counter() - t
     rec.prompt, rec.raw_output = draft.prompt, draft.text
     rec.params.update(draft.params)

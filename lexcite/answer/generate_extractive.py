@@ -452,6 +452,10 @@ PREAMBLE_WEIGHT = 0.75  # a word only the sentences before the asking one use (d
 # question that 0.75 keeps; 0.75 gains dz14 and ec12 and loses none)
 LAY_WEIGHT = 1.0  # the acts' terms weigh as the question's own (dev: 0.5 -> 1.0 raised ref_loose 0.826 -> 0.837)
 EXTREME = 0.15  # "What is the maximum fine?": the sentence stating the highest amount among the evidence (dev)
+# the embedder's nearness of a sentence to the question, rescaled over the candidates to [0, 1] (answer/nearness.py):
+# dev key facts / ref_exact, the questions no rule was written on (91): 0.602 / 0.653 -> 0.631 / 0.680 at 0.3;
+# 0.15 0.618 / 0.667, 0.5 0.618 / 0.667, 0.8 0.649 / 0.667, which costs the older dev questions 0.076 (RESULTS.md)
+NEARNESS = 0.3
 
 
 def _extreme_amounts(question: str, candidates: Sequence[_Candidate]) -> set[int]:
@@ -511,6 +515,15 @@ def _term_weights(text: str, lay: str, df: Counter[str], n: int) -> dict[str, fl
     return weights
 
 
+def _rescaled(cosines: Mapping[str, float]) -> dict[str, float]:
+    """Cosines rescaled over the candidates, the nearest 1 and the farthest 0: the embedder's cosines crowd into a
+    narrow band whose place differs by question, so only their order among this question's sentences says much."""
+    if not cosines:
+        return {}
+    lo, hi = min(cosines.values()), max(cosines.values())
+    return {s: (c - lo) / (hi - lo) if hi > lo else 0.0 for s, c in cosines.items()}
+
+
 def _list_of(x: _Candidate) -> tuple[str, str] | None:
     """The paragraph or annex whose list a point belongs to, however deep: ('32016R0679', 'art_17.par_1') for
     'art_17.par_1.pnt_b.pnt_i'; None for a unit that is no point."""
@@ -560,6 +573,7 @@ class ExtractiveGenerator:
 
     name = NAME
     model = MODEL
+    reads_nearness = True  # ask passes the sentences' nearness to the question (answer/nearness.py)
 
     def __init__(self, max_units: int = 3, use_cues: bool = True, min_terms: int = MIN_TERMS,
                  min_coverage: float = MIN_COVERAGE, whole_unit: int = WHOLE_UNIT, max_chars: int = MAX_CHARS):
@@ -604,7 +618,10 @@ class ExtractiveGenerator:
                                       heading, e.sid in retrieved, e.sid in instructions))
         return out
 
-    def generate(self, question: str, evidence: Sequence[Evidence]) -> Draft:
+    def generate(self, question: str, evidence: Sequence[Evidence],
+                 nearness: Callable[[Sequence[str]], Mapping[str, float]] | None = None) -> Draft:
+        """The answer to `question` quoted from `evidence`; `nearness` gives sentences' cosines with the question
+        (`answer/nearness.py`), when the index has them."""
         c = cues(question) if self.use_cues else Cues()
         # "Is X banned, and since when?": the deciding sentence first; "Is our fine capped at the higher or the lower
         # of the amount or the percentage?" mentions values and asks which rule applies
@@ -635,12 +652,18 @@ class ExtractiveGenerator:
                        for a, u in named)
 
         extreme = _extreme_amounts(question, candidates) if self.use_cues and c.amount else set()
+        near = _rescaled(nearness([x.text for x in candidates])) if nearness and self.use_cues else {}
+        params["nearness"] = f"{len(near)} of {len({x.text for x in candidates})} sentences" if nearness else "none"
+
+        def score(cand: _Candidate) -> float:
+            s = score_sentence(cand.text, cand.terms, q_terms, c, cand.rank, q_refs, shape, cand.recital,
+                               on_named(cand.act, cand.unit), cand.chapeau, cand.heading)
+            if s > 0:  # nearness orders the sentences that answer some of the question, never adds one
+                s += NEARNESS * near.get(cand.text, 0.0)
+            return s + (EXTREME if id(cand) in extreme else 0.0)
+
         scored = sorted(
-            ((score_sentence(cand.text, cand.terms, q_terms, c, cand.rank, q_refs, shape, cand.recital,
-                             on_named(cand.act, cand.unit), cand.chapeau, cand.heading)
-              + (EXTREME if id(cand) in extreme else 0.0),
-              cand)
-             for cand in candidates),
+            ((score(cand), cand) for cand in candidates),
             key=lambda x: (-x[0], x[1].rank, x[1].index),
         )
         best_score, best = scored[0]
@@ -708,7 +731,7 @@ class ExtractiveGenerator:
         if len(parse_draft(text)) > MAX_SENTENCES and self.max_units > 1:  # verify would refuse it whole: a unit less
             fewer = ExtractiveGenerator(self.max_units - 1, self.use_cues, self.min_terms, self.min_coverage,
                                         self.whole_unit, self.max_chars)
-            return fewer.generate(question, evidence)
+            return fewer.generate(question, evidence, nearness)
         params["scores"] = [round(score_of[id(cand)], 4) for cand in chosen if id(cand) in score_of]
         return Draft(text, model=MODEL, params=params, prompt=f"question: {question}")
 

@@ -73,6 +73,7 @@ def index_and_calibrate(bar: Any, *, rebuild: bool = False, embedder: str | None
     calibration, notes = None, list(report.notes)
     if only_if_changed and not (report.embedded or report.removed or report.metadata_updated):
         return report, None, notes
+    notes.append(index_sentences(report.embedder, bar))
     path = golden or default_golden_path()
     if path.exists():
         bar.update("calibrating")
@@ -80,6 +81,21 @@ def index_and_calibrate(bar: Any, *, rebuild: bool = False, embedder: str | None
     else:
         notes.append(f"no golden set at {path}: threshold not calibrated; run `lexcite calibrate --golden FILE`")
     return report, calibration, notes
+
+
+def index_sentences(embedder: str, bar: Any) -> str:
+    """Embed the sentences the offline answer may quote, as `index` leaves them (lexcite/answer/nearness.py);
+    returns the line saying what was done."""
+    from lexcite.answer.nearness import update_sentence_vectors
+    from lexcite.catalog import Catalog
+    from lexcite.index.embed import get_embedder
+
+    bar.update("sentences")
+    with Catalog(settings=settings()) as catalog:
+        counts = update_sentence_vectors(settings().home, catalog.records(), get_embedder(embedder),
+                                         progress=lambda i, n: bar.update(f"embedding sentences ({embedder})", i, n))
+    return (f"sentence vectors for the offline answer ({embedder}): {counts['sentences']} sentences, "
+            f"{counts['embedded']} embedded, {counts['dropped']} dropped")
 
 
 def print_index_report(report: BuildReport, calibration: Calibration | None, notes: list[str], to: Any) -> None:

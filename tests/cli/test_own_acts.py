@@ -4,9 +4,7 @@ questions replace it. Real SQLite, real Chroma, the real minilm model."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
@@ -14,18 +12,6 @@ from lexcite.catalog import Catalog
 from lexcite.index.calibrate import SHIPPED, shipped_key
 
 pytestmark = pytest.mark.slow
-
-_INDEX = Path(__file__).resolve().parents[1] / "index"
-
-
-def _load(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-toy = _load("cli_index_toys", _INDEX / "conftest.py")
 
 
 def _question(i: int, question: str, behavior: str = "answer", expected: tuple[str, ...] = ()) -> dict:
@@ -48,7 +34,7 @@ def test_the_shipped_file_holds_current_thresholds_for_the_demo_and_default_embe
         assert all(t["params"] == asdict(Params()) for t in entry.values())
 
 
-def test_own_acts_get_the_shipped_threshold_then_their_own(cli, lexcite_home, tmp_path):
+def test_own_acts_get_the_shipped_threshold_then_their_own(cli, lexcite_home, tmp_path, toy):
     with Catalog() as c:
         toy.store(c, toy.ai_act())  # 32099R0001: no question of data/golden/golden.jsonl is about it
     r = cli("index", "--embedder", "minilm", "--reranker", "embedder:minilm")

@@ -1,0 +1,192 @@
+"""How near each sentence the offline answer may quote lies to the question, by the index's embedder.
+
+The extractive generator chooses sentences by the question's words and what it asks
+(`generate_extractive.py`); a question in a user's own words shares few words with the
+sentence that answers it ("Will they warn me before they start using it again?": "shall be
+informed by the controller before the restriction of processing is lifted"). The embedder
+that ranked the evidence reads meaning as well, so each quotable sentence's cosine with the
+question is a further, small part of its score. Embedding sentences at ask time costs about
+35 ms each with e5, so `lexcite index` embeds every quotable sentence of the catalog once,
+and `ask` looks them up.
+
+The vectors are stored by the sentence's text (a hash), never by unit or version: a vector
+is right for any unit that says the same words, so the file cannot go stale, only lack the
+sentences of units indexed since (those get no nearness until the next `lexcite index`).
+It is written whole or not at all (`os.replace`), and vectors made by another embedder than
+the index's are never read.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import io
+import os
+import zipfile
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from lexcite.answer.evidence import own_text
+from lexcite.answer.generate_extractive import candidate_sentences
+from lexcite.contract import Evidence, UnitRecord
+
+__all__ = ["sentences_path", "quotable_sentences", "sentence_id", "update_sentence_vectors", "Nearness",
+           "load_nearness", "sentence_nearness", "QuestionNearness"]
+
+_BATCH = 64
+Progress = Callable[[int, int], None]
+QuestionNearness = Callable[[Sequence[str]], Mapping[str, float]]  # sentences -> their cosine with one question
+
+
+def sentences_path(home: Path) -> Path:
+    return home / "index" / "sentences.npz"
+
+
+def sentence_id(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def quotable_sentences(records: Iterable[UnitRecord]) -> list[str]:
+    """Every sentence the extractive generator can quote from these units: each unit's text split as the generator
+    splits it, and, for a unit with points, its own words alone (its opening and closing words), which is what it
+    reads when the points are in the evidence too (`evidence.own_text`)."""
+    records = list(records)
+    by_version: dict[tuple[str, str, str], list[UnitRecord]] = {}
+    for rec in records:
+        u = rec.unit
+        by_version.setdefault((u.ref.act, u.ref.version, u.language), []).append(rec)
+    out: dict[str, None] = {}
+    for group in by_version.values():
+        ids = sorted(r.unit.unit for r in group)
+        for rec in group:
+            out.update(dict.fromkeys(candidate_sentences(rec.unit.text)))
+            below = _below(ids, rec.unit.unit)
+            if below:
+                kids = [_as_evidence(r) for r in group if r.unit.unit in below]
+                out.update(dict.fromkeys(candidate_sentences(own_text(_as_evidence(rec), kids))))
+    return list(out)
+
+
+def _below(ids: list[str], unit: str) -> set[str]:
+    """The units under `unit` in the sorted list of a version's unit ids."""
+    prefix = unit + "."
+    start = bisect.bisect_left(ids, prefix)
+    end = start
+    while end < len(ids) and ids[end].startswith(prefix):
+        end += 1
+    return set(ids[start:end])
+
+
+def _as_evidence(rec: UnitRecord) -> Evidence:
+    u = rec.unit
+    return Evidence(sid="", ref=u.ref, title=u.title, text=u.text, status=rec.status, binding=u.binding,
+                    source_url=u.source_url)
+
+
+def update_sentence_vectors(home: Path, records: Iterable[UnitRecord], embedder: object,
+                            progress: Progress | None = None) -> dict[str, int]:
+    """Bring the home's sentence vectors in line with `records` under `embedder` (the index's): the vectors of
+    sentences already stored are kept, new sentences embedded, sentences no unit says any more dropped.
+    Returns counts: sentences, embedded, kept, dropped."""
+    name = str(getattr(embedder, "name", ""))
+    sentences = quotable_sentences(records)
+    wanted = {sentence_id(s): s for s in sentences}
+    old = _read(sentences_path(home))
+    kept: dict[str, np.ndarray] = {}
+    if old is not None and old[0] == name:
+        kept = {i: v for i, v in zip(old[1], old[2], strict=True) if i in wanted}
+    todo = [i for i in wanted if i not in kept]
+    for start in range(0, len(todo), _BATCH):
+        batch = todo[start:start + _BATCH]
+        vectors = embedder.embed([wanted[i] for i in batch])  # type: ignore[attr-defined]
+        kept.update(zip(batch, np.asarray(vectors, dtype=np.float16), strict=True))
+        if progress:
+            progress(min(start + _BATCH, len(todo)), len(todo))
+    dropped = 0 if old is None or old[0] != name else sum(1 for i in old[1] if i not in wanted)
+    if todo or dropped or old is None or old[0] != name:
+        ids = list(kept)
+        dim = len(next(iter(kept.values()))) if kept else 0
+        _write(sentences_path(home), name, ids,
+               np.vstack([kept[i] for i in ids]) if ids else np.zeros((0, dim), dtype=np.float16))
+    return {"sentences": len(wanted), "embedded": len(todo), "kept": len(wanted) - len(todo), "dropped": dropped}
+
+
+def _write(path: Path, embedder: str, ids: Sequence[str], vectors: np.ndarray) -> None:
+    buf = io.BytesIO()
+    np.savez(buf, embedder=np.array(embedder), ids=np.array(ids, dtype="U24"), vectors=vectors.astype(np.float16))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(buf.getvalue())
+    os.replace(tmp, path)  # a reader sees the old file or the new one, never half
+
+
+def _read(path: Path) -> tuple[str, list[str], np.ndarray] | None:
+    """(embedder, ids, vectors) of the file, or None when there is none or it cannot be read whole."""
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            embedder, ids, vectors = str(f["embedder"]), [str(i) for i in f["ids"]], np.asarray(f["vectors"])
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):  # none, or not written whole
+        return None
+    if vectors.ndim != 2 or len(ids) != len(vectors):
+        return None
+    return embedder, ids, vectors
+
+
+class Nearness:
+    """The stored sentence vectors of one embedder: `of(question_vector, sentences)` gives each stored sentence's
+    cosine with the question (sentences not stored are left out)."""
+
+    def __init__(self, embedder: str, ids: Sequence[str], vectors: np.ndarray):
+        self.embedder = embedder
+        self._row = {i: n for n, i in enumerate(ids)}
+        self._vectors = vectors.astype(np.float32)
+
+    def __len__(self) -> int:
+        return len(self._row)
+
+    def of(self, question_vector: np.ndarray, sentences: Sequence[str]) -> dict[str, float]:
+        rows = {s: self._row.get(sentence_id(s)) for s in dict.fromkeys(sentences)}
+        found = [(s, r) for s, r in rows.items() if r is not None]
+        if not found:
+            return {}
+        cos = self._vectors[[r for _, r in found]] @ np.asarray(question_vector, dtype=np.float32)
+        return {s: float(c) for (s, _), c in zip(found, cos, strict=True)}
+
+
+def load_nearness(home: Path, embedder: str) -> Nearness | None:
+    """The home's sentence vectors when they were made by `embedder` (the index's), else None."""
+    path = sentences_path(home)
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return None
+    return _load(str(path), stamp, embedder)
+
+
+@lru_cache(maxsize=4)
+def _load(path: str, stamp: int, embedder: str) -> Nearness | None:
+    # read once per process and file version: a question costs a lookup, not a 4 MB read
+    got = _read(Path(path))
+    if got is None or got[0] != embedder:
+        return None
+    return Nearness(*got)
+
+
+def sentence_nearness(home: Path, embedder: str | None, question: str) -> QuestionNearness | None:
+    """What the generator reads for `question`: sentences -> their cosine with it, under the index's `embedder`;
+    None when the home holds no sentence vectors of that embedder. The question is embedded on the first call
+    (the dense retriever embedded it already: the embedder returns its last question's vector unchanged)."""
+    stored = load_nearness(home, embedder) if embedder else None
+    if stored is None or embedder is None:
+        return None
+    name = embedder
+
+    def of(sentences: Sequence[str]) -> Mapping[str, float]:
+        from lexcite.index.embed import get_embedder
+
+        return stored.of(get_embedder(name).embed([question], query=True)[0], sentences)
+
+    return of

@@ -1,0 +1,90 @@
+"""Sentence nearness for the offline answer: the sentences `lexcite index` embeds are the ones the generator reads,
+the vectors file is kept in step (kept, embedded, dropped; another embedder's never read), and the generator orders
+by it. Real units of the AI Act, the real minilm model, real files (the command line:
+tests/cli/test_nearness_cli.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lexcite.answer.generate_extractive import ExtractiveGenerator
+from lexcite.answer.nearness import (
+    load_nearness,
+    quotable_sentences,
+    sentence_id,
+    sentence_nearness,
+    sentences_path,
+    update_sentence_vectors,
+)
+from lexcite.index.embed import get_embedder
+
+
+def _article(units, article: str) -> list:
+    return [r for (act, unit), r in units.records.items()
+            if act == "32024R1689" and (unit == article or unit.startswith(article + "."))]
+
+
+def test_every_sentence_the_generator_reads_is_among_those_indexed(units):
+    """Article 5(1) read with its points (its own words are then only the opening words) and alone (whole)."""
+    records = _article(units, "art_5")
+    indexed = set(quotable_sentences(records))
+    gen = ExtractiveGenerator()
+    for evidence in (units.evidence("art_5.par_1", "art_5.par_1.pnt_a", "art_5.par_1.pnt_h"),
+                     units.evidence("art_5.par_1"), units.evidence("art_5.par_2", "art_5.par_3")):
+        read = {c.text for c in gen._candidates(evidence)}
+        assert read and read <= indexed, read - indexed
+    # the opening words alone are a sentence of their own, besides the whole paragraph's
+    assert any(s.startswith("The following AI practices shall be prohibited:") and len(s) < 80 for s in indexed)
+
+
+@pytest.mark.slow
+def test_the_vectors_file_is_kept_in_step(units, tmp_path):
+    minilm = get_embedder("minilm")
+    records = _article(units, "art_4") + _article(units, "art_50")
+    counts = update_sentence_vectors(tmp_path, records, minilm)
+    assert counts["embedded"] == counts["sentences"] > 5 and counts["dropped"] == 0
+    stored = load_nearness(tmp_path, "minilm")
+    assert stored is not None and len(stored) == counts["sentences"]
+
+    # a cosine as the embedder gives it (stored at half precision)
+    s = quotable_sentences(_article(units, "art_4"))[0]
+    q = minilm.embed(["Do staff need AI training?"], query=True)[0]
+    assert stored.of(q, [s, "a sentence no unit says"]) == pytest.approx({s: float(minilm.embed([s])[0] @ q)},
+                                                                         abs=2e-3)
+
+    again = update_sentence_vectors(tmp_path, records, minilm)  # nothing new: nothing embedded
+    assert again["embedded"] == 0 and again["kept"] == counts["sentences"]
+    fewer = update_sentence_vectors(tmp_path, _article(units, "art_4"), minilm)  # Article 50 left the catalog
+    assert fewer["embedded"] == 0 and fewer["dropped"] == counts["sentences"] - fewer["sentences"] > 0
+    assert len(load_nearness(tmp_path, "minilm")) == fewer["sentences"]
+
+    assert load_nearness(tmp_path, "e5") is None  # another embedder's vectors are never read
+    assert sentence_nearness(tmp_path, "e5", "Do staff need AI training?") is None
+
+    sentences_path(tmp_path).write_bytes(b"PK\x03\x04 cut short")  # damaged: read as absent, then rewritten
+    assert load_nearness(tmp_path, "minilm") is None
+    assert update_sentence_vectors(tmp_path, _article(units, "art_4"), minilm)["embedded"] == fewer["sentences"]
+    assert len(load_nearness(tmp_path, "minilm")) == fewer["sentences"]
+
+
+def test_nearness_orders_sentences_that_answer_part_of_the_question(units):
+    """Two sentences sharing the question's words alike: the one nearer the question in meaning is quoted first."""
+    evidence = units.evidence("art_26.par_1", "art_26.par_2")
+    question = "What must deployers do?"
+    gen = ExtractiveGenerator(max_units=1)
+    plain = gen.generate(question, evidence)
+    assert plain.params["nearness"] == "none"
+    first = plain.text.splitlines()[0]
+    other = next(c.text for c in gen._candidates(evidence) if c.text not in plain.text and "eployers" in c.text)
+
+    def near(sentences):
+        return {s: (1.0 if s == other else 0.0) for s in sentences}
+
+    moved = gen.generate(question, evidence, nearness=near)
+    assert moved.text.splitlines()[0].startswith(other) and first not in moved.text.splitlines()[0]
+    assert moved.params["nearness"].endswith("sentences") and not moved.params["nearness"].startswith("0 ")
+
+
+def test_sentence_ids_are_the_text_hash():
+    assert sentence_id("Deployers shall keep the logs.") == sentence_id("Deployers shall keep the logs.")
+    assert sentence_id("Deployers shall keep the logs.") != sentence_id("Providers shall keep the logs.")
