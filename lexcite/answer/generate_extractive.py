@@ -34,7 +34,11 @@ Choosing what to quote happens in two steps.
    - where it stands: a unit on the branch of a provision the question names
      ("Article 6(2)", `lexcite.references`) is preferred, a recital that
      paraphrases the binding text is not (unless the question asks why);
-   - rank: a small prior for the evidence retrieval ranked higher.
+   - rank: a small prior for the evidence retrieval ranked higher;
+   - meaning: when the index holds sentence vectors (`answer/nearness.py`), the
+     embedder's cosine of the sentence with the question, rescaled over this
+     question's sentences, for a sentence that shares some word of the question
+     (a user's words share few with the sentence that answers).
 
 2. The best sentence's unit is quoted whole when it is short (a point, a
    one-sentence paragraph) or when the question asks for a list ("which

@@ -50,23 +50,27 @@ def _normalise(v: np.ndarray) -> np.ndarray:
 
 
 class _LastQuery:
-    """An embedder that remembers the vector of the last question it embedded.
+    """An embedder that remembers the vectors of the last few questions it embedded.
 
     The dense retriever and an `embedder:` reranker on the same model embed the same question one
-    after the other (each 35-60 ms with e5, bench/RESULTS.md "Start-up"); the second is served from
-    here. A copy is returned, so a caller that edits its vector changes nobody else's.
+    after the other (each 35-60 ms with e5, bench/RESULTS.md "Start-up"), the reranker the question
+    in the acts' words too, and the offline answer the question again for its sentences' nearness
+    (answer/nearness.py); all but the first are served from here. A copy is returned, so a caller
+    that edits its vector changes nobody else's.
     """
 
-    _last: tuple[str, np.ndarray] | None = None
+    _recent: tuple[tuple[str, np.ndarray], ...] = ()
+    _KEEP = 4
 
     def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         if not (query and len(texts) == 1):
             return self._embed(texts, query=query)
-        last = self._last  # one read: another thread may replace it meanwhile
-        if last is None or last[0] != texts[0]:
-            last = (texts[0], self._embed(texts, query=True))
-            self._last = last
-        return last[1].copy()
+        recent = self._recent  # one read: another thread may replace it meanwhile
+        vector = next((v for t, v in recent if t == texts[0]), None)
+        if vector is None:
+            vector = self._embed(texts, query=True)
+            self._recent = ((texts[0], vector), *recent)[:self._KEEP]
+        return vector.copy()
 
     def _embed(self, texts: Sequence[str], *, query: bool) -> np.ndarray:
         raise NotImplementedError

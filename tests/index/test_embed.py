@@ -1,5 +1,6 @@
-"""Embedders remember the last question's vector (embed._LastQuery): the dense retriever and an embedder reranker
-on the same model ask for it one after the other."""
+"""Embedders remember the last few questions' vectors (embed._LastQuery): the dense retriever, an embedder reranker
+on the same model (the question as written and in the acts' words) and the offline answer's sentence nearness ask
+for them one after the other."""
 
 import numpy as np
 import pytest
@@ -28,11 +29,23 @@ def test_the_same_question_twice_is_embedded_once_and_each_caller_gets_its_own_c
     assert e.calls == [(("fines?",), True)] and b.tolist() == [[6.0, 1.0]]
 
 
-def test_another_question_passages_and_batches_are_embedded_each_time():
+def test_passages_and_batches_are_embedded_each_time():
     e = Counting()
     e.embed(["fines?"], query=True)
-    e.embed(["logs?"], query=True)
     e.embed(["fines?"], query=False)  # a passage is not the question
     e.embed(["fines?", "logs?"], query=True)
     e.embed(["fines?"], query=True)
+    assert len(e.calls) == 3
+
+
+def test_the_last_four_questions_are_kept_and_an_older_one_is_embedded_again():
+    e = Counting()
+    for q in ("fines?", "logs?", "fines? penalties", "logs? records"):
+        e.embed([q], query=True)
+    e.embed(["fines?"], query=True)  # the reranker's and the answer's turn: still kept
+    assert len(e.calls) == 4
+    e.embed(["who?"], query=True)  # a fifth: the first embedded, "fines?", goes
+    e.embed(["logs?"], query=True)
     assert len(e.calls) == 5
+    e.embed(["fines?"], query=True)
+    assert len(e.calls) == 6 and e.calls[-1] == (("fines?",), True)
