@@ -250,7 +250,11 @@ def shape_of(question: str) -> Shape:
 # "Who has to do a fundamental rights impact assessment?": a verb that only says something is done names no duty;
 # the thing done does ("deployers ... shall perform an assessment of the impact on fundamental rights")
 _LIGHT_VERBS = frozenset(stem(w) for w in "do carry conduct perform make undertake run complete prepare draw".split())
-_OBJECT_END = re.compile(r"[?,;]|\b(?:for|of|under|in|when|before|after|if|on|by|with|to|and|or)\b", re.I)
+# Where the head of a phrase ends: at the first word that qualifies it ("an assessment | for our system", "the
+# principles | of data processing")
+_QUALIFIER = re.compile(r"\b(?:of|for|under|in|to|about|on|relating|regarding|according|by|when|before|after|if|"
+                        r"with|and|or)\b", re.I)
+_OBJECT_END = re.compile(rf"[?,;]|{_QUALIFIER.pattern}", re.I)
 
 
 def _duty(question: str) -> str:
@@ -269,7 +273,6 @@ def _duty(question: str) -> str:
 # "What are the principles of data processing?": the thing asked about, and its head before what qualifies it; "What
 # is the role of the AI Office?", "the meaning of 'provider'": the thing after "of"
 _WHAT_IS = re.compile(r"^(?:what (?:is|are) (?:an? |the )?|who is an? )(?P<thing>[^?]+?)\s*\??$", re.I)
-_QUALIFIED = re.compile(r"\s+(?:of|for|under|in|to|about|on|relating|regarding|according|by|when|if|and)\b.*$", re.I)
 _OF_THING = re.compile(r"^(?:role|roles|meaning|definition|notion|concept|purpose|function|scope|task|tasks)\s+of\s+",
                        re.I)
 
@@ -280,7 +283,7 @@ def _asked_thing(asking: str) -> frozenset[str]:
     m = _WHAT_IS.match(asking.strip())
     if not m:
         return frozenset()
-    head = _QUALIFIED.sub("", _OF_THING.sub("", m["thing"]))
+    head = _QUALIFIER.split(_OF_THING.sub("", m["thing"]), maxsplit=1)[0]
     return frozenset(content_terms(head) + content_terms(" ".join(acts_terms(head))))
 
 
