@@ -33,6 +33,8 @@ _MANY = "each|every|several|separate|multiple|Act|GDPR"
 _NOT_AFTER_MANY = "".join(f"(?<!{w} )" for w in _MANY.split("|"))  # look-behinds must be of fixed width, one each
 # a business outside the Union: in a third country, and "not established in the Union" (GDPR Article 3(2))
 _BASED_OUTSIDE = r"\b(?:based|established|located) outside (?:the )?(?:EU|Europe|Union)\b"
+_FOREIGN_BUSINESS = (r"\b(?:foreign|non-EU|(?-i:US|UK)|American|Chinese|Indian|Swiss|Japanese|Canadian) "
+                     r"(?:company|companies|firm|firms|provider|providers|business|businesses|website|app|shop)\b")
 
 # (what people say, as a regex; the term the acts use)
 LAY_TERMS: tuple[tuple[str, str], ...] = (
@@ -51,16 +53,13 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:outside|external) (?:consultant|provider|firm|company|expert)s?\b|\bcontractors?\b|\boutsourc\w*",
      "service contract"),
     (r"\b(?:kids?|children|minors?|teenagers?|under-?age)\b", "child"),
-    (r"\b(?:foreign|non-EU|US|American|Chinese|Indian|UK) "
-     r"(?:company|companies|firm|firms|provider|providers|business)\b|"
+    (rf"{_FOREIGN_BUSINESS}|"
      r"\b(?:based|established|located) in (?!(?:the )?(?:EU|Europe|Union|Member))(?:the )?(?-i:[A-Z])\w+|"
      rf"{_BASED_OUTSIDE}|"
      r"\b(?:a |one )?(?:country|state) outside (?:the )?(?:EU|EEA|Europe|Union)\b|\bnon-EU (?:country|state)\b",
      "third country"),
     # the GDPR's territorial scope speaks of a controller or processor "not established in the Union"
-    (r"\b(?:foreign|non-EU|(?-i:US|UK)|American|Chinese|Indian|Swiss|Japanese|Canadian) "
-     r"(?:company|companies|firm|firms|provider|providers|business|businesses|website|app|shop)\b|"
-     rf"{_BASED_OUTSIDE}", "not established in the Union"),
+    (rf"{_FOREIGN_BUSINESS}|{_BASED_OUTSIDE}", "not established in the Union"),
     (r"\b(?:send|sending|sent|move|moving|moved|export\w*|transfer\w*|host\w*|stor(?:e|es|ed|ing)) (?:[\w'’]+ ){0,3}"
      r"(?:there|abroad|overseas|to (?:the )?(?:US|USA|United States|India|China|UK)|"
      r"outside (?:the )?(?:EU|EEA|Union|Europe))\b",

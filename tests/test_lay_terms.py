@@ -106,6 +106,8 @@ def test_nothing_is_added_that_the_question_already_says_or_that_only_looks_alik
     assert "controller determines the purposes and means" in acts_terms("Who decides how the data is used?")
     # "us" the pronoun names no country
     assert "not established in the Union" not in acts_terms("Can you help us shop for a compliant tool?")
+    assert "third country" not in acts_terms("Which rules apply when a partner gives us business contacts?")
+    assert {"third country", "not established in the Union"} <= set(acts_terms("We are a Swiss shop. Which rules?"))
     assert "personal data breach" not in acts_terms("What are the penalties for breaching the GDPR?")
     # initials are read in capitals only; "law enforcement" is no regulator
     assert acts_terms("Is there a sar or a dpo in the text?") == ()
