@@ -460,8 +460,9 @@ PREAMBLE_WEIGHT = 0.75  # a word only the sentences before the asking one use (d
 LAY_WEIGHT = 1.0  # the acts' terms weigh as the question's own (dev: 0.5 -> 1.0 raised ref_loose 0.826 -> 0.837)
 EXTREME = 0.15  # "What is the maximum fine?": the sentence stating the highest amount among the evidence (dev)
 # the embedder's nearness of a sentence to the question, rescaled over the candidates to [0, 1] (answer/nearness.py):
-# dev key facts / ref_exact, the questions no rule was written on (91): 0.602 / 0.653 -> 0.631 / 0.680 at 0.3;
-# 0.15 0.618 / 0.667, 0.5 0.618 / 0.667, 0.8 0.649 / 0.667, which costs the older dev questions 0.076 (RESULTS.md)
+# dev key facts / ref_exact / ref_loose, the questions no rule was written on (91): 0.602 / 0.653 / 0.853 -> 0.656 /
+# 0.707 / 0.893 at 0.3 (the sentence alone: 0.15 / 0.3 / 0.5 / 0.8 gave key facts 0.618 / 0.631 / 0.618 / 0.649,
+# the older questions losing up to 0.075; bench/RESULTS.md "Stop 35")
 NEARNESS = 0.3
 
 
@@ -520,6 +521,33 @@ def _term_weights(text: str, lay: str, df: Counter[str], n: int) -> dict[str, fl
     for t in dict.fromkeys(content_terms(" ".join(acts_terms(lay)))) if lay else ():
         weights.setdefault(t, LAY_WEIGHT * (math.log(1 + n / (1 + df[t])) + 0.1))
     return weights
+
+
+def heading_of(title: str) -> str:
+    """The heading of a unit's provision, from its title: "Establishment ..." of "Article 65(2) — Establishment ..."."""
+    return title.partition(" — ")[2]
+
+
+def in_context(heading: str, sentence: str) -> str:
+    """A sentence as read under its provision's heading, the form whose nearness to the question is read beside the
+    sentence's own ("Obligations of deployers of high-risk AI systems: Deployers shall ...")."""
+    return f"{heading}: {sentence}" if heading else sentence
+
+
+def _nearness(nearness: Callable[[Sequence[str]], Mapping[str, float]],
+              read: Sequence[tuple[str, str]]) -> dict[str, float]:
+    """Each sentence's nearness to the question: the mean of its cosine alone and under its provision's heading
+    (either alone when only one is stored; a sentence several units say, its best), rescaled over the candidates.
+    Dev, the questions no rule was written on: heading alone key facts 0.682 but ref_loose of the older ones 0.831;
+    the sentence alone 0.624; the mean 0.662, ref_loose 0.893 (bench/RESULTS.md "Stop 35")."""
+    plain = nearness([s for s, _ in read])
+    under = nearness([c for _, c in read])
+    cos: dict[str, float] = {}
+    for s, c in read:
+        got = [v for v in (plain.get(s), under.get(c)) if v is not None]
+        if got:
+            cos[s] = max(cos.get(s, -1.0), sum(got) / len(got))
+    return _rescaled(cos)
 
 
 def _rescaled(cosines: Mapping[str, float]) -> dict[str, float]:
@@ -612,7 +640,7 @@ class ExtractiveGenerator:
             rank = rank_of[e.sid]
             head, _, last = e.ref.unit.rpartition(".")
             parent = units.get((e.ref.act, e.ref.version, head)) if last.startswith("pnt_") else None
-            heading = frozenset(content_terms(e.title.partition(" — ")[2]))  # "Article 65(2) — Establishment ..."
+            heading = frozenset(content_terms(heading_of(e.title)))  # "Article 65(2) — Establishment ..."
             before: list[str] = []
             for i, s in enumerate(sentences[e.sid]):
                 terms = content_terms(_DEFINING_VERB.sub(r"\1", s))
@@ -659,7 +687,9 @@ class ExtractiveGenerator:
                        for a, u in named)
 
         extreme = _extreme_amounts(question, candidates) if self.use_cues and c.amount else set()
-        near = _rescaled(nearness([x.text for x in candidates])) if nearness and self.use_cues else {}
+        headings = {e.sid: heading_of(e.title) for e in evidence}
+        near = _nearness(nearness, [(x.text, in_context(headings[x.sid], x.text)) for x in candidates]) \
+            if nearness and self.use_cues else {}
         params["nearness"] = f"{len(near)} of {len({x.text for x in candidates})} sentences" if nearness else "none"
 
         def score(cand: _Candidate) -> float:

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from lexcite.answer.evidence import own_text
-from lexcite.answer.generate_extractive import candidate_sentences
+from lexcite.answer.generate_extractive import candidate_sentences, heading_of, in_context
 from lexcite.contract import Evidence, UnitRecord
 
 __all__ = ["sentences_path", "quotable_sentences", "sentence_id", "update_sentence_vectors", "Nearness",
@@ -50,9 +50,10 @@ def sentence_id(text: str) -> str:
 
 
 def quotable_sentences(records: Iterable[UnitRecord]) -> list[str]:
-    """Every sentence the extractive generator can quote from these units: each unit's text split as the generator
-    splits it, and, for a unit with points, its own words alone (its opening and closing words), which is what it
-    reads when the points are in the evidence too (`evidence.own_text`)."""
+    """Every sentence the extractive generator can quote from these units, alone and under its provision's heading
+    (`generate_extractive.in_context`): each unit's text split as the generator splits it, and, for a unit with
+    points, its own words alone (its opening and closing words), which is what it reads when the points are in the
+    evidence too (`evidence.own_text`)."""
     records = list(records)
     by_version: dict[tuple[str, str, str], list[UnitRecord]] = {}
     for rec in records:
@@ -62,11 +63,13 @@ def quotable_sentences(records: Iterable[UnitRecord]) -> list[str]:
     for group in by_version.values():
         ids = sorted(r.unit.unit for r in group)
         for rec in group:
-            out.update(dict.fromkeys(candidate_sentences(rec.unit.text)))
+            said = candidate_sentences(rec.unit.text)
             below = _below(ids, rec.unit.unit)
             if below:
                 kids = [_as_evidence(r) for r in group if r.unit.unit in below]
-                out.update(dict.fromkeys(candidate_sentences(own_text(_as_evidence(rec), kids))))
+                said += candidate_sentences(own_text(_as_evidence(rec), kids))
+            heading = heading_of(rec.unit.title)
+            out.update((text, None) for s in said for text in (s, in_context(heading, s)))
     return list(out)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from lexcite.answer.generate_extractive import ExtractiveGenerator
+from lexcite.answer.generate_extractive import ExtractiveGenerator, heading_of, in_context
 from lexcite.answer.nearness import (
     load_nearness,
     quotable_sentences,
@@ -33,6 +33,9 @@ def test_every_sentence_the_generator_reads_is_among_those_indexed(units):
                      units.evidence("art_5.par_1"), units.evidence("art_5.par_2", "art_5.par_3")):
         read = {c.text for c in gen._candidates(evidence)}
         assert read and read <= indexed, read - indexed
+        headed = {in_context(heading_of(e.title), c.text) for c in gen._candidates(evidence)
+                  for e in evidence if e.sid == c.sid}
+        assert headed <= indexed and headed != read, headed - indexed
     # the opening words alone are a sentence of their own, besides the whole paragraph's
     assert any(s.startswith("The following AI practices shall be prohibited:") and len(s) < 80 for s in indexed)
 
@@ -83,6 +86,13 @@ def test_nearness_orders_sentences_that_answer_part_of_the_question(units):
     moved = gen.generate(question, evidence, nearness=near)
     assert moved.text.splitlines()[0].startswith(other) and first not in moved.text.splitlines()[0]
     assert moved.params["nearness"].endswith("sentences") and not moved.params["nearness"].startswith("0 ")
+
+    alone = {c.text for c in gen._candidates(evidence)}
+
+    def under_heading_only(texts):  # only the sentences as read under their provision's heading are stored
+        return {t: float(t.endswith(other)) for t in texts if t not in alone}
+
+    assert gen.generate(question, evidence, nearness=under_heading_only).text.splitlines()[0].startswith(other)
 
 
 def test_sentence_ids_are_the_text_hash():
