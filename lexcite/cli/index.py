@@ -94,8 +94,8 @@ def index_sentences(embedder: str, bar: Any) -> str:
     with Catalog(settings=settings()) as catalog:
         counts = update_sentence_vectors(settings().home, catalog.records(), get_embedder(embedder),
                                          progress=lambda i, n: bar.update(f"embedding sentences ({embedder})", i, n))
-    return (f"sentence vectors for the offline answer ({embedder}): {counts['sentences']} sentences, "
-            f"{counts['embedded']} embedded, {counts['dropped']} dropped")
+    return (f"sentence vectors for the offline answer ({embedder}): {counts['sentences']} texts (each sentence alone "
+            f"and under its heading), {counts['embedded']} embedded, {counts['dropped']} dropped")
 
 
 def print_index_report(report: BuildReport, calibration: Calibration | None, notes: list[str], to: Any) -> None:
