@@ -12,7 +12,7 @@ and `ask` looks them up.
 The vectors are stored by the sentence's text (a hash), never by unit or version: a vector
 is right for any unit that says the same words, so the file cannot go stale, only lack the
 sentences of units indexed since (those get no nearness until the next `lexcite index`).
-It is written whole or not at all (`os.replace`), and vectors made by another embedder than
+It is written whole or not at all (`index.manifest.write_atomic`), and vectors made by another embedder than
 the index's are never read.
 """
 
@@ -21,7 +21,6 @@ from __future__ import annotations
 import bisect
 import hashlib
 import io
-import os
 import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -32,6 +31,7 @@ import numpy as np
 from lexcite.answer.evidence import own_text
 from lexcite.answer.generate_extractive import candidate_sentences, heading_of, in_context
 from lexcite.contract import Evidence, UnitRecord
+from lexcite.index.manifest import write_atomic
 
 __all__ = ["sentences_path", "quotable_sentences", "sentence_id", "update_sentence_vectors", "Nearness",
            "load_nearness", "sentence_nearness", "QuestionNearness"]
@@ -98,9 +98,8 @@ def update_sentence_vectors(home: Path, records: Iterable[UnitRecord], embedder:
     sentences = quotable_sentences(records)
     wanted = {sentence_id(s): s for s in sentences}
     old = _read(sentences_path(home))
-    kept: dict[str, np.ndarray] = {}
-    if old is not None and old[0] == name:
-        kept = {i: v for i, v in zip(old[1], old[2], strict=True) if i in wanted}
+    same = old is not None and old[0] == name  # another embedder's vectors are all replaced
+    kept = {i: v for i, v in zip(old[1], old[2], strict=True) if i in wanted} if same else {}
     todo = [i for i in wanted if i not in kept]
     for start in range(0, len(todo), _BATCH):
         batch = todo[start:start + _BATCH]
@@ -108,8 +107,8 @@ def update_sentence_vectors(home: Path, records: Iterable[UnitRecord], embedder:
         kept.update(zip(batch, np.asarray(vectors, dtype=np.float16), strict=True))
         if progress:
             progress(min(start + _BATCH, len(todo)), len(todo))
-    dropped = 0 if old is None or old[0] != name else sum(1 for i in old[1] if i not in wanted)
-    if todo or dropped or old is None or old[0] != name:
+    dropped = sum(1 for i in old[1] if i not in wanted) if same else 0
+    if todo or dropped or not same:
         ids = list(kept)
         dim = len(next(iter(kept.values()))) if kept else 0
         _write(sentences_path(home), name, ids,
@@ -120,10 +119,7 @@ def update_sentence_vectors(home: Path, records: Iterable[UnitRecord], embedder:
 def _write(path: Path, embedder: str, ids: Sequence[str], vectors: np.ndarray) -> None:
     buf = io.BytesIO()
     np.savez(buf, embedder=np.array(embedder), ids=np.array(ids, dtype="U24"), vectors=vectors.astype(np.float16))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(buf.getvalue())
-    os.replace(tmp, path)  # a reader sees the old file or the new one, never half
+    write_atomic(path, buf.getvalue())
 
 
 def _read(path: Path) -> tuple[str, list[str], np.ndarray] | None:
@@ -142,8 +138,7 @@ class Nearness:
     """The stored sentence vectors of one embedder: `of(question_vector, sentences)` gives each stored sentence's
     cosine with the question (sentences not stored are left out)."""
 
-    def __init__(self, embedder: str, ids: Sequence[str], vectors: np.ndarray):
-        self.embedder = embedder
+    def __init__(self, ids: Sequence[str], vectors: np.ndarray):
         self._row = {i: n for n, i in enumerate(ids)}
         self._vectors = vectors.astype(np.float32)
 
@@ -175,21 +170,24 @@ def _load(path: str, stamp: int, embedder: str) -> Nearness | None:
     got = _read(Path(path))
     if got is None or got[0] != embedder:
         return None
-    return Nearness(*got)
+    return Nearness(got[1], got[2])
 
 
 def sentence_nearness(home: Path, embedder: str | None, question: str) -> QuestionNearness | None:
     """What the generator reads for `question`: sentences -> their cosine with it, under the index's `embedder`;
-    None when the home holds no sentence vectors of that embedder. The question is embedded on the first call
-    (the dense retriever embedded it already: the embedder returns its last question's vector unchanged)."""
+    None when the home holds no sentence vectors of that embedder. The question is embedded on the first call only
+    (and then served by the embedder, which keeps the questions retrieval embedded: `index.embed._LastQuery`)."""
     stored = load_nearness(home, embedder) if embedder else None
-    if stored is None or embedder is None:
+    if stored is None or not embedder:
         return None
     name = embedder
+    vector: list[np.ndarray] = []
 
     def of(sentences: Sequence[str]) -> Mapping[str, float]:
-        from lexcite.index.embed import get_embedder
+        if not vector:
+            from lexcite.index.embed import get_embedder
 
-        return stored.of(get_embedder(name).embed([question], query=True)[0], sentences)
+            vector.append(get_embedder(name).embed([question], query=True)[0])
+        return stored.of(vector[0], sentences)
 
     return of

@@ -52,11 +52,14 @@ def save_manifest(home: Path, manifest: dict[str, Any]) -> None:
     write_atomic(manifest_path(home), json.dumps(manifest, indent=1, sort_keys=True))
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write one of the index's small files whole: a reader sees the old file or the new one, never half."""
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Write one of the index's files whole: a reader sees the old file or the new one, never half."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(text)
+    if isinstance(data, bytes):
+        tmp.write_bytes(data)
+    else:
+        tmp.write_text(data)
     os.replace(tmp, path)
 
 
