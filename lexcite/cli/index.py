@@ -61,8 +61,9 @@ def index(
 def index_and_calibrate(bar: Any, *, rebuild: bool = False, embedder: str | None = None,
                         reranker: str | None = None, golden: Path | None = None,
                         only_if_changed: bool = False) -> tuple[BuildReport, Calibration | None, list[str]]:
-    """Build (or update) the index, then calibrate on the golden set's dev split; `only_if_changed`: calibrate
-    only when the build changed the index (a refresh that changed nothing stays fast)."""
+    """Build (or update) the index, calibrate on the golden set's dev split, then embed the sentences the offline
+    answer may quote; `only_if_changed`: calibrate and embed only when the build changed the index (a refresh that
+    changed nothing stays fast)."""
     from lexcite.eval.golden import default_golden_path
     from lexcite.eval.golden_run import calibrate_on
     from lexcite.index.build import build
@@ -73,13 +74,15 @@ def index_and_calibrate(bar: Any, *, rebuild: bool = False, embedder: str | None
     calibration, notes = None, list(report.notes)
     if only_if_changed and not (report.embedded or report.removed or report.metadata_updated):
         return report, None, notes
-    notes.append(index_sentences(report.embedder, bar))
     path = golden or default_golden_path()
     if path.exists():
         bar.update("calibrating")
         calibration = calibrate_on(path, settings=settings())
     else:
         notes.append(f"no golden set at {path}: threshold not calibrated; run `lexcite calibrate --golden FILE`")
+    # after calibrating, which searches need and the answer's sentence vectors do not: an interruption here leaves
+    # an index that answers, without nearness until the next `lexcite index`
+    notes.append(index_sentences(report.embedder, bar))
     return report, calibration, notes
 
 
