@@ -33,7 +33,7 @@ from lexcite.answer.generate_extractive import candidate_sentences, heading_of, 
 from lexcite.contract import Evidence, UnitRecord
 from lexcite.index.manifest import write_atomic
 
-__all__ = ["sentences_path", "quotable_sentences", "sentence_id", "update_sentence_vectors", "Nearness",
+__all__ = ["sentences_path", "quotable_sentences", "stored_texts", "sentence_id", "update_sentence_vectors", "Nearness",
            "load_nearness", "sentence_nearness", "QuestionNearness"]
 
 _BATCH = 64
@@ -63,14 +63,18 @@ def quotable_sentences(records: Iterable[UnitRecord]) -> list[str]:
     for group in by_version.values():
         ids = sorted(r.unit.unit for r in group)
         for rec in group:
-            said = candidate_sentences(rec.unit.text)
             below = _below(ids, rec.unit.unit)
-            if below:
-                kids = [_as_evidence(r) for r in group if r.unit.unit in below]
-                said += candidate_sentences(own_text(_as_evidence(rec), kids))
-            heading = heading_of(rec.unit.title)
-            out.update((text, None) for s in said for text in (s, in_context(heading, s)))
+            kids = [_as_evidence(r) for r in group if r.unit.unit in below]
+            own = candidate_sentences(own_text(_as_evidence(rec), kids)) if kids else []
+            out.update(dict.fromkeys(stored_texts(rec.unit.title, rec.unit.text, own)))
     return list(out)
+
+
+def stored_texts(title: str, text: str, more: Sequence[str] = ()) -> list[str]:
+    """The texts stored for one unit's sentences (and `more` of its sentences): each alone and under the heading of
+    its provision (`title`)."""
+    heading = heading_of(title)
+    return [t for s in [*candidate_sentences(text), *more] for t in (s, in_context(heading, s))]
 
 
 def _below(ids: list[str], unit: str) -> set[str]:
@@ -145,12 +149,19 @@ class Nearness:
     def __len__(self) -> int:
         return len(self._row)
 
+    def rows(self, texts: Iterable[str]) -> list[int]:
+        """The rows of those of `texts` that are stored."""
+        return [r for t in texts if (r := self._row.get(sentence_id(t))) is not None]
+
+    def cosines(self, question_vector: np.ndarray, rows: Sequence[int]) -> np.ndarray:
+        return self._vectors[list(rows)] @ np.asarray(question_vector, dtype=np.float32)
+
     def of(self, question_vector: np.ndarray, sentences: Sequence[str]) -> dict[str, float]:
         rows = {s: self._row.get(sentence_id(s)) for s in dict.fromkeys(sentences)}
         found = [(s, r) for s, r in rows.items() if r is not None]
         if not found:
             return {}
-        cos = self._vectors[[r for _, r in found]] @ np.asarray(question_vector, dtype=np.float32)
+        cos = self.cosines(question_vector, [r for _, r in found])
         return {s: float(c) for (s, _), c in zip(found, cos, strict=True)}
 
 

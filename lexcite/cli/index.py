@@ -61,9 +61,9 @@ def index(
 def index_and_calibrate(bar: Any, *, rebuild: bool = False, embedder: str | None = None,
                         reranker: str | None = None, golden: Path | None = None,
                         only_if_changed: bool = False) -> tuple[BuildReport, Calibration | None, list[str]]:
-    """Build (or update) the index, calibrate on the golden set's dev split, then embed the sentences the offline
-    answer may quote; `only_if_changed`: calibrate and embed only when the build changed the index (a refresh that
-    changed nothing stays fast)."""
+    """Build (or update) the index, embed the sentences the reranker and the offline answer read, then calibrate on
+    the golden set's dev split; `only_if_changed`: embed and calibrate only when the build changed the index (a
+    refresh that changed nothing stays fast)."""
     from lexcite.eval.golden import default_golden_path
     from lexcite.eval.golden_run import calibrate_on
     from lexcite.index.build import build
@@ -74,21 +74,20 @@ def index_and_calibrate(bar: Any, *, rebuild: bool = False, embedder: str | None
     calibration, notes = None, list(report.notes)
     if only_if_changed and not (report.embedded or report.removed or report.metadata_updated):
         return report, None, notes
+    # before calibrating: the reranker reads them, so the threshold is calibrated on the scores they give
+    notes.append(index_sentences(report.embedder, bar))
     path = golden or default_golden_path()
     if path.exists():
         bar.update("calibrating")
         calibration = calibrate_on(path, settings=settings())
     else:
         notes.append(f"no golden set at {path}: threshold not calibrated; run `lexcite calibrate --golden FILE`")
-    # after calibrating, which searches need and the answer's sentence vectors do not: an interruption here leaves
-    # an index that answers, without nearness until the next `lexcite index`
-    notes.append(index_sentences(report.embedder, bar))
     return report, calibration, notes
 
 
 def index_sentences(embedder: str, bar: Any) -> str:
-    """Embed the sentences the offline answer may quote, as `index` leaves them (lexcite/answer/nearness.py);
-    returns the line saying what was done."""
+    """Embed the sentences the offline answer may quote, which the reranker reads too (lexcite/answer/nearness.py,
+    lexcite/index/nearest_sentence.py); returns the line saying what was done."""
     from lexcite.answer.nearness import update_sentence_vectors
     from lexcite.catalog import Catalog
     from lexcite.index.embed import get_embedder
@@ -97,8 +96,8 @@ def index_sentences(embedder: str, bar: Any) -> str:
     with Catalog(settings=settings()) as catalog:
         counts = update_sentence_vectors(settings().home, catalog.records(), get_embedder(embedder),
                                          progress=lambda i, n: bar.update(f"embedding sentences ({embedder})", i, n))
-    return (f"sentence vectors for the offline answer ({embedder}): {counts['sentences']} texts (each sentence alone "
-            f"and under its heading), {counts['embedded']} embedded, {counts['dropped']} dropped")
+    return (f"sentence vectors for the reranker and the offline answer ({embedder}): {counts['sentences']} texts "
+            f"(each sentence alone and under its heading), {counts['embedded']} embedded, {counts['dropped']} dropped")
 
 
 def print_index_report(report: BuildReport, calibration: Calibration | None, notes: list[str], to: Any) -> None:

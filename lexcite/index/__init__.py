@@ -8,6 +8,7 @@
     perimeter.py  Perimeter.admits -> BM25 mask, Chroma `where` (invariant 1)
     fuse.py       reciprocal-rank fusion
     rerank.py     cross-encoder / second-embedder / no reranking
+    nearest_sentence.py  the reranker's second reading: a passage's sentence nearest the question
     stages.py     Stages, Params, the ablation rows
     manifest.py   the stored build state (manifest.json) and its check against the catalog
     build.py      `lexcite index`: incremental embedding, the saved BM25 index, the manifest

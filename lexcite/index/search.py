@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from lexcite import config
+from lexcite.answer.nearness import load_nearness
 from lexcite.catalog import Catalog
 from lexcite.catalog.locate import act_titles
 from lexcite.config import Settings
@@ -42,6 +43,7 @@ from lexcite.index.dense import DenseStore, backend_name, open_client
 from lexcite.index.embed import get_embedder
 from lexcite.index.manifest import FIX, NO_INDEX, check, load_manifest
 from lexcite.index.named import Named, terms_path, unit_changes
+from lexcite.index.nearest_sentence import NearestSentences
 from lexcite.index.perimeter import RecordMask, where
 from lexcite.index.pool import join
 from lexcite.index.priorities import ValueKinds, act_bonuses, binding_bonuses, named_bonuses, value_bonuses
@@ -109,6 +111,7 @@ class Searcher:
             self._embedder = get_embedder(self.embedder_name)
             self._reranker: Reranker | None = None
             self._reranker_loaded = False
+            self._nearest: NearestSentences | None | bool = False  # read on the first search that uses them
             self._client = client
             versions = list(self.catalog.versions())
             self._scope = Scope(v.title for v in versions)
@@ -143,6 +146,14 @@ class Searcher:
             self._reranker = load_reranker(self.reranker_spec, vectors)
             self._reranker_loaded = True
         return self._reranker
+
+    def nearest_sentences(self) -> NearestSentences | None:
+        """The passages' stored sentence vectors (nearest_sentence.py); None when the home has none of the index's
+        embedder (an index built before them, or `lexcite index` interrupted before it embedded them)."""
+        if self._nearest is False:
+            stored = load_nearness(self.home, self.embedder_name)
+            self._nearest = None if stored is None else NearestSentences(self.passages, stored)
+        return self._nearest  # type: ignore[return-value]
 
     def threshold_for(self, stages: Stages) -> float:
         """The calibrated threshold of this ranking configuration (admission.threshold_for).
@@ -246,6 +257,13 @@ class Searcher:
             for i, s in reranked.scores.items():
                 scores.setdefault(i, {})["rerank"] = s
             final = reranked.final
+            if stages.sentences and (nearest := self.nearest_sentences()) is not None:
+                t = time.perf_counter()
+                qv = self._embedder.embed([query], query=True)[0]  # embedded once: the embedder keeps it
+                for i, c in nearest.best(qv, list(final)).items():
+                    scores.setdefault(i, {})["sentence"] = c
+                    final[i] += P.sentence_weight * max(0.0, c - reranked.scores.get(i, c))
+                timings["sentences"] = time.perf_counter() - t
             stage_hits["rerank"] = self._hits(sorted(final.items(), key=lambda kv: -kv[1]), "rerank")
             timings["rerank"] = time.perf_counter() - t
         scale = score_scale(stages, self.reranker_spec)

@@ -26,6 +26,8 @@ NAMED = {
                "provenance", "dates"},
     "+definitions": {"bm25", "dense", "siblings", "rerank", "binding_priority", "value_priority", "named",
                      "provenance", "dates", "definitions"},
+    "+sentences": {"bm25", "dense", "siblings", "rerank", "binding_priority", "value_priority", "named",
+                   "provenance", "dates", "definitions", "acts", "expansion", "sentences"},
 }
 
 
