@@ -97,11 +97,14 @@ def update_sentence_vectors(home: Path, records: Iterable[UnitRecord], embedder:
                             progress: Progress | None = None) -> dict[str, int]:
     """Bring the home's sentence vectors in line with `records` under `embedder` (the index's): the vectors of
     sentences already stored are kept, new sentences embedded, sentences no unit says any more dropped.
-    Returns counts: sentences, embedded, kept, dropped."""
+    Returns counts: sentences, embedded, kept, dropped, and damaged (1 when a file was there that could not be read
+    whole, now rewritten)."""
     name = str(getattr(embedder, "name", ""))
     sentences = quotable_sentences(records)
     wanted = {sentence_id(s): s for s in sentences}
-    old = _read(sentences_path(home))
+    path = sentences_path(home)
+    old = _read(path)
+    damaged = int(old is None and path.exists())
     same = old is not None and old[0] == name  # another embedder's vectors are all replaced
     kept = {i: v for i, v in zip(old[1], old[2], strict=True) if i in wanted} if same else {}
     todo = [i for i in wanted if i not in kept]
@@ -115,9 +118,10 @@ def update_sentence_vectors(home: Path, records: Iterable[UnitRecord], embedder:
     if todo or dropped or not same:
         ids = list(kept)
         dim = len(next(iter(kept.values()))) if kept else 0
-        _write(sentences_path(home), name, ids,
+        _write(path, name, ids,
                np.vstack([kept[i] for i in ids]) if ids else np.zeros((0, dim), dtype=np.float16))
-    return {"sentences": len(wanted), "embedded": len(todo), "kept": len(wanted) - len(todo), "dropped": dropped}
+    return {"sentences": len(wanted), "embedded": len(todo), "kept": len(wanted) - len(todo), "dropped": dropped,
+            "damaged": damaged}
 
 
 def _write(path: Path, embedder: str, ids: Sequence[str], vectors: np.ndarray) -> None:

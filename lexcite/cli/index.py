@@ -88,7 +88,7 @@ def index_and_calibrate(bar: Any, *, rebuild: bool = False, embedder: str | None
 def index_sentences(embedder: str, bar: Any) -> str:
     """Embed the sentences the offline answer may quote, which the reranker reads too (lexcite/answer/nearness.py,
     lexcite/index/nearest_sentence.py); returns the line saying what was done."""
-    from lexcite.answer.nearness import update_sentence_vectors
+    from lexcite.answer.nearness import sentences_path, update_sentence_vectors
     from lexcite.catalog import Catalog
     from lexcite.index.embed import get_embedder
 
@@ -96,8 +96,11 @@ def index_sentences(embedder: str, bar: Any) -> str:
     with Catalog(settings=settings()) as catalog:
         counts = update_sentence_vectors(settings().home, catalog.records(), get_embedder(embedder),
                                          progress=lambda i, n: bar.update(f"embedding sentences ({embedder})", i, n))
+    damaged = f"; {sentences_path(settings().home)} could not be read whole and was rewritten" \
+        if counts["damaged"] else ""
     return (f"sentence vectors for the reranker and the offline answer ({embedder}): {counts['sentences']} texts "
-            f"(each sentence alone and under its heading), {counts['embedded']} embedded, {counts['dropped']} dropped")
+            f"(each sentence alone and under its heading), {counts['embedded']} embedded, {counts['dropped']} dropped"
+            f"{damaged}")
 
 
 def print_index_report(report: BuildReport, calibration: Calibration | None, notes: list[str], to: Any) -> None:

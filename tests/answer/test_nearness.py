@@ -66,7 +66,8 @@ def test_the_vectors_file_is_kept_in_step(units, tmp_path):
 
     sentences_path(tmp_path).write_bytes(b"PK\x03\x04 cut short")  # damaged: read as absent, then rewritten
     assert load_nearness(tmp_path, "minilm") is None
-    assert update_sentence_vectors(tmp_path, _article(units, "art_4"), minilm)["embedded"] == fewer["sentences"]
+    rewritten = update_sentence_vectors(tmp_path, _article(units, "art_4"), minilm)
+    assert rewritten["embedded"] == fewer["sentences"] and rewritten["damaged"] == 1 and fewer["damaged"] == 0
     assert len(load_nearness(tmp_path, "minilm")) == fewer["sentences"]
 
 

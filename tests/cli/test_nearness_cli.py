@@ -36,3 +36,10 @@ def test_index_embeds_the_sentences_and_ask_reads_them(cli, lexcite_home, toy):
     r = cli("index", "--json")  # nothing changed: no sentence embedded again
     assert r.code == 0, r.err
     assert any(n.startswith("sentence vectors") and " 0 embedded" in n for n in json.loads(r.out)["notes"])
+
+    sentences_path(lexcite_home).write_bytes(b"PK\x03\x04 cut short")  # a damaged file is named, then rewritten
+    r = cli("index", "--json")
+    assert r.code == 0, r.err
+    note = next(n for n in json.loads(r.out)["notes"] if n.startswith("sentence vectors"))
+    assert f"{sentences_path(lexcite_home)} could not be read whole and was rewritten" in note, note
+    assert " 0 embedded" not in note
