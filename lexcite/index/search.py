@@ -149,9 +149,11 @@ class Searcher:
 
     def nearest_sentences(self) -> NearestSentences | None:
         """The passages' stored sentence vectors (nearest_sentence.py); None when the home has none of the index's
-        embedder (an index built before them, or `lexcite index` interrupted before it embedded them)."""
+        embedder (an index built before them, or `lexcite index` interrupted before it embedded them), or when the
+        reranker is not that embedder: a sentence's cosine is compared with the reranker's score of its passage."""
         if self._nearest is False:
-            stored = load_nearness(self.home, self.embedder_name)
+            same = self.reranker_spec == f"embedder:{self.embedder_name}"
+            stored = load_nearness(self.home, self.embedder_name) if same else None
             self._nearest = None if stored is None else NearestSentences(self.passages, stored)
         return self._nearest  # type: ignore[return-value]
 

@@ -78,3 +78,14 @@ def test_the_nearest_sentence_is_the_best_of_the_passage_s_sentences(home):
         expected = max(float(v @ q) for v in minilm.embed(stored_texts(unit.title, unit.text)))
         assert nearest.best(q, [i]) == pytest.approx({i: expected}, abs=2e-3)  # stored at half precision
     assert load_nearness(home, "another-embedder") is None  # vectors of another embedder are never read
+
+
+def test_the_sentences_are_read_only_beside_a_reranker_of_the_same_embedder(home):
+    """A sentence's cosine is compared with the reranker's score: another reranker's scale is not a cosine of
+    these vectors (a cross-encoder's logits, another embedder's cosines)."""
+    with Catalog(home / "catalog.sqlite") as c:
+        update_sentence_vectors(home, c.records(), get_embedder(EMBEDDER))
+    with Searcher(home, chroma_url="") as s:
+        assert s.nearest_sentences() is not None
+    with Searcher(home, chroma_url="", reranker="cross-encoder:some-model") as s:
+        assert s.nearest_sentences() is None
