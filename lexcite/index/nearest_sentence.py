@@ -1,8 +1,8 @@
 """The reranker's second reading of a passage: its sentence nearest the question.
 
 A passage vector reads a whole paragraph or point; a question in a user's words may match one sentence of
-a long paragraph well and the paragraph as a whole less ("Will they warn me before they use it again?" and
-the last sentence of GDPR Article 18). `lexcite index` stores a vector for every sentence the offline answer
+a long paragraph well and the paragraph as a whole less (the sentence's subject diluted by the rest).
+`lexcite index` stores a vector for every sentence the offline answer
 may quote (`answer/nearness.py`), so the reranker can read each candidate's sentences for a dot product
 each: where a passage's nearest sentence is nearer the question than the passage, the passage gains a share
 of the difference (`Params.sentence_weight`).
