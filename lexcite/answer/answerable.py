@@ -307,8 +307,11 @@ _LASTS = re.compile(r"\bhow long (?:does|do|will|would|is|are)\s+(?P<thing>(?:[\
 # counts co-chairs, "a term of office of two years" years, "one representative per Member State" no members of a
 # forum; "The Board shall be composed of one representative per Member State" counts the Board's members.
 _OWNER = re.compile(r"\bhow many\s+[\w'’ -]+?\s+(?:does|do|did|will|can|may|must|should)\s+(?:the\s+)?"
-                    r"(?P<owner>(?:[\w'’-]+\s+){0,5}?[\w'’-]+)\s+(?:have|has|include|comprise|consist of|hold)\b",
-                    re.I)
+                    r"(?P<owner>(?:[\w'’-]+\s+){0,5}?[\w'’-]+)\s+(?:have|has|include|comprise|consist of|hold)\b|"
+                    # "How many members (in total) sit on the advisory forum (set up under the AI Act)?"
+                    r"\bhow many\s+[\w'’-]+(?:\s+in total)?\s+(?:sit|serve|are there)\s+(?:on|in)\s+(?:the\s+)?"
+                    r"(?P<seat_of>(?:[\w'’-]+\s+){0,5}?[\w'’-]+?)(?=\s+(?:set up|established|created|under|of|in)\b|"
+                    r"\s*[?,;]|\s*$)", re.I)
 _MEMBER_STATE = re.compile(r"\bMember States?\b")
 _COUNT_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|fifty"
 _COUNTED = re.compile(rf"\b(?:\d[\d ,.]*|{_COUNT_WORDS}|hundred)\s+(?P<what>(?:[\w'’-]+\s+){{0,2}}[\w'’-]+)", re.I)
@@ -321,7 +324,7 @@ def _owner(question: str, known: Iterable[str]) -> list[str]:
     """The stems of whose things a count question counts ("the AI Act's advisory forum": advisori, forum)."""
     m = _OWNER.search(_asking_sentence(question))
     known = {k.lower() for k in known}
-    return [t for t in content_terms(m["owner"]) if t not in _GENERIC and t not in known] if m else []
+    return [t for t in content_terms(m["owner"] or m["seat_of"]) if t not in _GENERIC and t not in known] if m else []
 
 
 def _lasting(question: str, known: Iterable[str]) -> list[str]:

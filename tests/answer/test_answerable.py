@@ -363,6 +363,10 @@ def test_a_count_is_stated_only_by_a_number_that_counts_that_thing_of_that_body(
     assert not v.answerable and v.rule == VALUE_NOT_STATED
     assert check("How many members does the Board have?", (forum, board), ACTS).answerable
     assert check("How many co-chairs does the advisory forum have?", (forum, board), ACTS).answerable
+    # the same asked by who sits on the body
+    v = check("How many members in total sit on the advisory forum set up under the AI Act?", (forum, board), ACTS)
+    assert not v.answerable and v.rule == VALUE_NOT_STATED
+    assert check("How many representatives sit on the Board?", (forum, board), ACTS).answerable
 
 
 def test_who_holds_a_decision_now_is_not_in_the_acts():
