@@ -687,9 +687,10 @@ class ExtractiveGenerator:
                        for a, u in named)
 
         extreme = _extreme_amounts(question, candidates) if self.use_cues and c.amount else set()
-        headings = {e.sid: heading_of(e.title) for e in evidence}
-        near = _nearness(nearness, [(x.text, in_context(headings[x.sid], x.text)) for x in candidates]) \
-            if nearness and self.use_cues else {}
+        near: dict[str, float] = {}
+        if nearness and self.use_cues:
+            headings = {e.sid: heading_of(e.title) for e in evidence}
+            near = _nearness(nearness, [(x.text, in_context(headings[x.sid], x.text)) for x in candidates])
         params["nearness"] = f"{len(near)} of {len({x.text for x in candidates})} sentences" if nearness else "none"
 
         def score(cand: _Candidate) -> float:

@@ -111,7 +111,8 @@ class Searcher:
             self._embedder = get_embedder(self.embedder_name)
             self._reranker: Reranker | None = None
             self._reranker_loaded = False
-            self._nearest: NearestSentences | None | bool = False  # read on the first search that uses them
+            self._nearest: NearestSentences | None = None  # read on the first search that uses them
+            self._nearest_loaded = False
             self._client = client
             versions = list(self.catalog.versions())
             self._scope = Scope(v.title for v in versions)
@@ -151,11 +152,12 @@ class Searcher:
         """The passages' stored sentence vectors (nearest_sentence.py); None when the home has none of the index's
         embedder (an index built before them, or `lexcite index` interrupted before it embedded them), or when the
         reranker is not that embedder: a sentence's cosine is compared with the reranker's score of its passage."""
-        if self._nearest is False:
+        if not self._nearest_loaded:
             same = self.reranker_spec == f"embedder:{self.embedder_name}"
             stored = load_nearness(self.home, self.embedder_name) if same else None
             self._nearest = None if stored is None else NearestSentences(self.passages, stored)
-        return self._nearest  # type: ignore[return-value]
+            self._nearest_loaded = True
+        return self._nearest
 
     def threshold_for(self, stages: Stages) -> float:
         """The calibrated threshold of this ranking configuration (admission.threshold_for).
