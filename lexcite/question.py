@@ -22,9 +22,10 @@ __all__ = ["Cues", "cues", "content_terms", "stem", "STOPWORDS", "in_english", "
 # "involving", "concerning", "regarding", "relating": words that join a thing to another, as "of" does; rare in the
 # acts, they would weigh as much as what a question is about ("How do I report a serious incident involving an AI
 # system?" quoted "an investigation which involves altering the AI system")
+# "need" asks as "must" does ("Do I need consent ...?"): as a content word it matched "the need for amendments"
 STOPWORDS = ENGLISH_STOPWORDS | frozenset("""
 aren cannot shall may must per whether eu union regulation article articles paragraph point annex according
-involving concerning regarding relating
+involving concerning regarding relating need
 """.split())
 
 # "When" that asks for a date ("When does it apply?"), not for the cases in which something holds: "When is a
@@ -32,6 +33,8 @@ involving concerning regarding relating
 # one), "When can ...?", nor a condition ("when assessing ...").
 _WHEN_DATE = (r"when\b(?!\s+\w+ing\b)(?!\s+(?:is|are)\b[^?]*(?:\b(?:obliged|required|allowed|permitted|necessary|"
               r"needed|lawful|considered|deemed|prohibited|exempt)\b|[‘'\"“]))(?!\s+(?:can|could|should|may)\b)"
+              # "When does a company need a representative?": the cases in which it needs one
+              r"(?!\s+(?:does|do)\b[^?]*\bneeds?\s+(?:an?|the|its|our|their|any)\b)"
               # "When codes are drawn up, whose needs ...?": a when-clause before the question asks no date
               r"(?![^?,]*,\s*(?:who|whose|whom|what|which|how|where|why|is|are|do|does|did|can|could|must|should|"
               r"may|will|would|shall)\b)")
@@ -136,11 +139,18 @@ _SNOWBALL = snowballstemmer.stemmer("english")  # the C stemmer (PyStemmer) when
 _DERIVED = ((re.compile(r"ifi$"), "if"), (re.compile(r"([ea])nc$"), r"\1nt"), (re.compile(r"abil$"), "abl"))
 
 
+# Words Porter2 joins to another whose notion in the acts is a different one: "marketing" (direct marketing, GDPR
+# Article 21) is no "market" (placing on the market, market surveillance: the AI Act's every other page).
+_KEPT_APART = {"marketing": "marketing"}
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """The Snowball (Porter2) English stem: 'conscious'/'consciousness', 'prohibited'/'prohibition',
     'fines'/'fined' meet; the light suffix stripper it replaced gave 'consciou' and 'consciousnes'. Derived forms
     it leaves apart ('notify'/'notification', 'urgent'/'urgency') meet too (`_DERIVED`)."""
+    if (kept := _KEPT_APART.get(word.lower())) is not None:
+        return kept
     s = _SNOWBALL.stemWord(word.lower())
     for pattern, repl in _DERIVED:
         s = pattern.sub(repl, s)

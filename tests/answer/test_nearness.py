@@ -99,3 +99,27 @@ def test_nearness_orders_sentences_that_answer_part_of_the_question(units):
 def test_sentence_ids_are_the_text_hash():
     assert sentence_id("Deployers shall keep the logs.") == sentence_id("Deployers shall keep the logs.")
     assert sentence_id("Deployers shall keep the logs.") != sentence_id("Providers shall keep the logs.")
+
+
+def test_the_sentences_of_the_best_provision_nearest_the_question_are_quoted_besides(units):
+    """A user's words share none with the paragraph beside the operative one that answers: the best sentence's article
+    gives its sentences nearest the question in meaning as well, two at most, in the law's order after what is quoted
+    of it; without nearness they are not quoted."""
+    evidence = units.evidence("art_33.par_1", "art_33.par_3", "art_33.par_4", "art_34.par_1", act="32016R0679")
+    question = "Do we have to tell the regulator about a personal data breach?"
+    gen = ExtractiveGenerator()
+    candidates = gen._candidates(evidence)
+    phases = next(c.text for c in candidates if c.unit == "art_33.par_4")
+    other_article = next(c.text for c in candidates if c.unit == "art_34.par_1")
+    plain = gen.generate(question, evidence)
+    assert phases not in plain.text and plain.text.splitlines()[0].endswith("[S1]")
+
+    def near(sentences):
+        return {s: 1.0 if s.endswith(phases) else 0.0 if s.endswith(other_article) else 0.5 for s in sentences}
+
+    lines = gen.generate(question, evidence, nearness=near).text.splitlines()
+    assert f"{phases} [S3]" in lines
+    assert lines[:len(plain.text.splitlines())] == plain.text.splitlines()  # what the words chose comes first
+    added = [line for line in lines if line not in plain.text.splitlines()]
+    assert len(added) == 2 and added[-1] == f"{phases} [S3]"  # 33(3) before 33(4): the law's order
+    assert not any(line.endswith("[S4]") for line in lines)  # Article 34 is another provision
