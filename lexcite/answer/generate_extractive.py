@@ -70,8 +70,9 @@ Choosing what to quote happens in two steps.
    in the law's order among what is quoted of that provision, when not quoted
    yet (`NEAREST_MORE`, within `max_chars` and `NEAREST_CHARS` more): the words
    choose the operative sentence, but a user's words share few with the
-   paragraph beside it that answers ("Can we report what we know now and send
-   the rest later?": "the information may be provided in phases").
+   paragraph beside it that answers ("My city's tax office says data
+   portability doesn't cover them": "That right shall not apply to processing
+   ... in the exercise of official authority", GDPR Article 20(3)).
 
 A question that shares no content term with any sentence gets a refusal,
 decided in code, unless it is not written in English: then lexical overlap
@@ -121,8 +122,9 @@ WHOLE_UNIT = 850  # characters: a unit this short is quoted whole (dev: 700 < 85
 MAX_CHARS = 1600  # the whole answer
 # the sentences of the best sentence's provision nearest the question in meaning, quoted besides when not yet
 # quoted, within this many more characters: the words above choose the operative sentence, but a question in a
-# user's own words shares few of them with the paragraph beside it that answers ("Can we report what we know now
-# and send the rest later?": "the information may be provided in phases"). Dev (stop 37): 0 / 1 / 2 / 3 sentences,
+# user's own words shares few of them with the paragraph beside it that answers ("My city's tax office says data
+# portability doesn't cover them": "That right shall not apply to processing ... in the exercise of official
+# authority", GDPR Article 20(3)). Dev (stop 37): 0 / 1 / 2 / 3 sentences,
 # key facts 0.715 / 0.743 / 0.758 / 0.768, answers 1352 / 1615 / 1819 / 2022 characters on average
 NEAREST_MORE = 2
 NEAREST_CHARS = 800
