@@ -52,7 +52,9 @@ this runs after evidence and before any generator, on the admitted units' text:
    or which countries, companies or bodies hold a decision or status now
    ("Which countries currently have an adequacy decision?"), or who holds an
    office now ("Who is the current chair of the Board?": an election names her,
-   not the act);
+   not the act), or who was the first, last or only one to undergo something
+   ("Which provider was the first to be fined ...?": what happened under the
+   acts is not in them);
 4. defined elsewhere: a question asks for the values that make something count
    as a defined term ("How many employees can we have and still count as a
    small mid-cap?"), the admitted definition of that term defers to an
@@ -394,6 +396,12 @@ _NOW_OFFICE = re.compile(rf"\bwho\s+(?:is|are)\s+(?:the\s+)?(?:[\w-]+['’]s\s+)
                          rf"right now|today|these days)\b", re.I)
 
 
+# "Which provider was the first to be fined ...?", "Who was the last company sanctioned ...?": who was first, last or
+# only to undergo something is a fact of what happened under the acts, which they do not record
+_EVENT = re.compile(r"\b(?:which|who|what)\b[^?]{0,80}?\b(?:was|were)\s+the\s+(?:first|last|latest|most recent|only)"
+                    r"\b(?:\s+[\w-]+){0,2}?\s+(?:to|ever)\b", re.I)
+
+
 def _national_law(question: str) -> str | None:
     """The Member State's law ("German law") whose content a what/which question asks for, if any."""
     m = _NATIONAL_LAW.search(_asking_sentence(question))
@@ -524,6 +532,11 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
         return Answerability(False, DECIDED_ELSEWHERE, "the question asks who holds an office now: the acts set up "
                                                        "the office and how it is filled, but do not name who holds it",
                              {"body": office.group(0)})
+    event = _EVENT.search(_asking_sentence(question)) if in_english(question) else None
+    if event:
+        return Answerability(False, DECIDED_ELSEWHERE, "the question asks who was the first, last or only one to "
+                                                       "undergo something: the acts set the rules and do not record "
+                                                       "what happened under them", {"body": event.group(0)})
     law = _national_law(question)
     if law:
         return Answerability(False, DECIDED_ELSEWHERE, f"the question asks what {law} provides: the acts in the "

@@ -390,6 +390,18 @@ def test_who_holds_an_office_now_is_not_in_the_acts():
     assert check("Who is the chair of the Board elected by?", (chair,), ACTS).answerable
 
 
+def test_who_was_the_first_to_undergo_something_is_not_in_the_acts():
+    """A fresh dev question (eh32) was answered with the Commission's power to fine model providers."""
+    fines = _unit("art_101.par_1", "The Commission may impose on providers of general-purpose AI models fines not "
+                                   "exceeding 3 % of their annual total worldwide turnover in the preceding financial "
+                                   "year or EUR 15 000 000, whichever is higher.")
+    v = check("Which general-purpose AI model provider was the first to be fined by the Commission under the AI Act, "
+              "and how much did it have to pay?", (fines,), ACTS)
+    assert not v.answerable and v.rule == DECIDED_ELSEWHERE and "what happened" in v.reason
+    assert check("Who can the Commission fine, and how much?", (fines,), ACTS).answerable
+    assert check("When was the first fine for model providers possible?", (fines,), ACTS).rule != DECIDED_ELSEWHERE
+
+
 def test_what_a_member_state_s_own_law_provides_is_not_in_the_acts():
     ids = _unit("art_87", "Member States may further determine the specific conditions for the processing of a "
                           "national identification number or any other identifier of general application.")
