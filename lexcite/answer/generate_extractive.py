@@ -815,9 +815,9 @@ class ExtractiveGenerator:
                               near: Mapping[str, float], by_sid: Mapping[str, list[_Candidate]]) -> list[_Candidate]:
         """`chosen` with the `NEAREST_MORE` sentences of the best sentence's provision (article, annex, recital) nearest
         the question by the embedder (`near`) that it does not quote yet, each after what it quotes of that provision
-        in the law's order (a point with its list's opening words), within `max_chars + NEAREST_CHARS` and the
-        sentences the verifier allows. Without nearness (no sentence vectors, or a question in another language
-        than the acts'), `chosen` as it is."""
+        in the law's order (a point with its list's opening words, a sentence that speaks of the one before it with
+        that one), within `max_chars + NEAREST_CHARS` and the sentences the verifier allows. Without nearness (a
+        home without sentence vectors), `chosen` as it is."""
         provision = (best.act, _provision_of(best.unit))
         out = list(chosen)
         for _ in range(NEAREST_MORE if near else 0):
@@ -829,7 +829,10 @@ class ExtractiveGenerator:
             if near.get(top.text, 0.0) < NEAREST_FLOOR:
                 break
             head = [h for h in by_sid.get(top.parent, [])[:1] if h.text.rstrip().endswith(":") and h.text not in quoted]
-            more = _placed(out, [*head, top])
+            # "This obligation shall not apply ...": with the sentence it speaks of
+            before = [y for y in by_sid.get(top.sid, []) if _CONTINUES.match(top.text) and y.index == top.index - 1
+                      and y.text not in quoted]
+            more = _placed(out, [*head, *before, top])
             if sum(len(x.text) for x in more) > self.max_chars + NEAREST_CHARS or \
                     len(parse_draft("\n".join(f"{x.text} [{x.sid}]" for x in more))) > MAX_SENTENCES:
                 break

@@ -123,3 +123,18 @@ def test_the_sentences_of_the_best_provision_nearest_the_question_are_quoted_bes
     added = [line for line in lines if line not in plain.text.splitlines()]
     assert len(added) == 2 and added[-1] == f"{phases} [S3]"  # 33(3) before 33(4): the law's order
     assert not any(line.endswith("[S4]") for line in lines)  # Article 34 is another provision
+
+
+def test_a_nearest_sentence_that_speaks_of_the_one_before_comes_with_it(units):
+    """"This obligation shall not apply ..." means nothing without the obligation: quoted besides, it comes after the
+    sentence it speaks of."""
+    evidence = units.evidence("art_50.par_2", "art_50.par_3")
+    gen = ExtractiveGenerator()
+    obligation, exception = [c.text for c in gen._candidates(evidence) if c.unit == "art_50.par_3"][:2]
+    assert exception.startswith("This obligation")
+
+    def near(sentences):
+        return {s: float(s.endswith(exception)) for s in sentences}
+
+    lines = gen.generate("Do we have to label AI-generated images?", evidence, nearness=near).text.splitlines()
+    assert lines.index(f"{obligation} [S2]") + 1 == lines.index(f"{exception} [S2]")
