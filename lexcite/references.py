@@ -20,7 +20,7 @@ from lexcite.errors import CitationError
 from lexcite.values import act_numbers
 
 __all__ = ["Reference", "find_references", "without_references", "parse_reference", "resolve", "suggest", "ActNames",
-           "short_title", "short_forms", "bare_names", "name_core", "unit_head", "self_and_ancestors"]
+           "short_title", "short_forms", "bare_names", "name_core", "unit_head", "self_and_ancestors", "provision_of"]
 
 _NO = r"\d+[a-z]{0,2}"
 _ROMAN = r"[IVXLC]+"
@@ -93,7 +93,7 @@ class Reference:
     @property
     def provision(self) -> str:
         """The article, annex or recital the reference lies in: 'art_5.par_1.pnt_c' -> 'art_5'."""
-        return self.unit.split(".", 1)[0]
+        return provision_of(self.unit)
 
 
 def _article_candidates(art: str, par: str | None, pnt: str | None, sub: str | None) -> tuple[str, ...]:
@@ -349,6 +349,11 @@ def _names_in_brackets(title: str) -> list[str]:
     """The names in brackets a title holds, in order; "(Text with EEA relevance)" closes many titles (Formex keeps it
     in the title): a note, not a name."""
     return [f for f in _SHORT_TITLE.findall(title) if not f.lower().startswith("text with eea relevance")]
+
+
+def provision_of(unit: str) -> str:
+    """The article, annex or recital a unit id lies in: 'art_6.par_2.pnt_a' -> 'art_6'."""
+    return unit.split(".", 1)[0]
 
 
 def unit_head(unit: str) -> str:

@@ -108,7 +108,7 @@ from lexcite.question import (
     stem,
     value_secondary,
 )
-from lexcite.references import ActNames, find_references, without_references
+from lexcite.references import ActNames, find_references, provision_of, without_references
 from lexcite.values import counts, read_values, states_no_charge, states_time_standard
 
 __all__ = ["ExtractiveGenerator", "candidate_sentences", "score_sentence", "Shape", "shape_of"]
@@ -323,18 +323,13 @@ def _natural(unit: str) -> list[tuple[int, str]]:
     return [(int(p[4:]), "") if p[4:].isdigit() else (0, p[4:]) for p in unit.split(".")]
 
 
-def _provision_of(unit: str) -> str:
-    """The article, annex or recital a unit lies in: 'art_33.par_4' -> 'art_33'."""
-    return unit.split(".", 1)[0]
-
-
 def _placed(chosen: list[_Candidate], new: Sequence[_Candidate]) -> list[_Candidate]:
     """`chosen` with `new` (sentences of one provision, in the law's order) after the last sentence of that provision
     it quotes that comes before them in the law's order, else after the last it quotes (what was chosen first stays
     first), else last."""
     first = new[0]
     key = (_natural(first.unit), first.index)
-    same = [n for n, x in enumerate(chosen) if (x.act, _provision_of(x.unit)) == (first.act, _provision_of(first.unit))]
+    same = [n for n, x in enumerate(chosen) if (x.act, provision_of(x.unit)) == (first.act, provision_of(first.unit))]
     before = [n for n in same if (_natural(chosen[n].unit), chosen[n].index) < key]
     at = (before or same or [len(chosen) - 1])[-1] + 1
     return [*chosen[:at], *new, *chosen[at:]]
@@ -818,11 +813,11 @@ class ExtractiveGenerator:
         in the law's order (a point with its list's opening words, a sentence that speaks of the one before it with
         that one), within `max_chars + NEAREST_CHARS` and the sentences the verifier allows. Without nearness (a
         home without sentence vectors), `chosen` as it is."""
-        provision = (best.act, _provision_of(best.unit))
+        provision = (best.act, provision_of(best.unit))
         out = list(chosen)
         for _ in range(NEAREST_MORE if near else 0):
             quoted = {x.text for x in out}
-            pool = [x for x in candidates if (x.act, _provision_of(x.unit)) == provision and x.text not in quoted]
+            pool = [x for x in candidates if (x.act, provision_of(x.unit)) == provision and x.text not in quoted]
             if not pool:
                 break
             top = max(pool, key=lambda x: (near.get(x.text, 0.0), -x.rank, -x.index))

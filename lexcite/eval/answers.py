@@ -16,6 +16,7 @@ from lexcite.eval.golden import GoldenQuestion
 from lexcite.eval.metrics import contains
 from lexcite.eval.number_judge import foreign_numbers
 from lexcite.question import content_terms
+from lexcite.references import provision_of
 
 __all__ = [
     "SupportCheck",
@@ -134,11 +135,6 @@ def cites_superseded_as_current(answer: Answer, perimeter: Perimeter) -> bool:
     return any(status.get(r) == "superseded" for r in answer.cited())
 
 
-def _provision(unit: str) -> str:
-    """The article, annex or recital a unit id lies in: 'art_6.par_2.pnt_a' -> 'art_6'."""
-    return unit.split(".", 1)[0]
-
-
 def ref_exact(answer: Answer, q: GoldenQuestion) -> bool | None:
     """On an answerable question: the answer cites a unit on the branch of an expected one (a refusal: False).
 
@@ -156,5 +152,5 @@ def ref_loose(answer: Answer, q: GoldenQuestion) -> bool | None:
     if not q.answerable or not q.expected:
         return None
     cited = () if answer.refused else answer.cited()
-    wanted = {(e.act, _provision(e.unit)) for e in q.expected}
-    return any((c.act, _provision(c.unit)) in wanted for c in cited)
+    wanted = {(e.act, provision_of(e.unit)) for e in q.expected}
+    return any((c.act, provision_of(c.unit)) in wanted for c in cited)
