@@ -335,6 +335,19 @@ def _placed(chosen: list[_Candidate], new: Sequence[_Candidate]) -> list[_Candid
     return [*chosen[:at], *new, *chosen[at:]]
 
 
+def _draft_text(chosen: Sequence[_Candidate]) -> str:
+    """The draft the generator returns: each quoted sentence followed by its unit's id."""
+    return "\n".join(f"{cand.text} [{cand.sid}]" for cand in chosen)
+
+
+def _antecedent(x: _Candidate, by_sid: Mapping[str, list[_Candidate]]) -> _Candidate | None:
+    """The sentence before `x` in its unit when `x` speaks of what that one named ("It shall contain ...", "This
+    obligation shall not apply ..."), else None."""
+    if not _CONTINUES.match(x.text) or x.index == 0:
+        return None
+    return next((y for y in by_sid[x.sid] if y.index == x.index - 1), None)
+
+
 @dataclass(frozen=True)
 class _Candidate:
     sid: str
@@ -798,7 +811,7 @@ class ExtractiveGenerator:
         chosen = _in_list_order(self._with_chapeaus(self._with_points(self._with_antecedents(chosen, by_sid),
                                                                       by_sid, score_of), by_sid))
         chosen = self._nearest_of_provision(best, chosen, candidates, near, by_sid)
-        text = "\n".join(f"{cand.text} [{cand.sid}]" for cand in chosen)
+        text = _draft_text(chosen)
         if len(parse_draft(text)) > MAX_SENTENCES and self.max_units > 1:  # verify would refuse it whole: a unit less
             fewer = ExtractiveGenerator(self.max_units - 1, self.use_cues, self.min_terms, self.min_coverage,
                                         self.whole_unit, self.max_chars)
@@ -823,13 +836,12 @@ class ExtractiveGenerator:
             top = max(pool, key=lambda x: (near.get(x.text, 0.0), -x.rank, -x.index))
             if near.get(top.text, 0.0) < NEAREST_FLOOR:
                 break
-            head = [h for h in by_sid.get(top.parent, [])[:1] if h.text.rstrip().endswith(":") and h.text not in quoted]
-            # "This obligation shall not apply ...": with the sentence it speaks of
-            before = [y for y in by_sid.get(top.sid, []) if _CONTINUES.match(top.text) and y.index == top.index - 1
-                      and y.text not in quoted]
-            more = _placed(out, [*head, *before, top])
+            # a point with its list's opening words when they open its paragraph; a sentence with the one it speaks of
+            with_it = [*(h for h in by_sid.get(top.parent, [])[:1] if h.text.rstrip().endswith(":")),
+                       _antecedent(top, by_sid)]
+            more = _placed(out, [*(x for x in with_it if x is not None and x.text not in quoted), top])
             if sum(len(x.text) for x in more) > self.max_chars + NEAREST_CHARS or \
-                    len(parse_draft("\n".join(f"{x.text} [{x.sid}]" for x in more))) > MAX_SENTENCES:
+                    len(parse_draft(_draft_text(more))) > MAX_SENTENCES:
                 break
             out = more
         return out
@@ -969,9 +981,7 @@ class ExtractiveGenerator:
         allows: "it" and "that period" mean nothing to a reader without it."""
         out = list(chosen)
         for x in chosen:
-            if not _CONTINUES.match(x.text) or x.index == 0:
-                continue
-            before = next((y for y in by_sid[x.sid] if y.index == x.index - 1), None)
+            before = _antecedent(x, by_sid)
             if before is None or any(y is before for y in out) or not self._fits(out, [before]):
                 continue
             at = next(n for n, y in enumerate(out) if y is x)
