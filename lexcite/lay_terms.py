@@ -130,6 +130,10 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
      r"\bvideo surveillance\b",
      "systematic monitoring of a publicly accessible area"),
     # data protection notions
+    # what people call sensitive data the GDPR calls "special categories of personal data" (Article 9)
+    (r"\bsensitive (?:personal )?(?:data|information)\b", "special categories of personal data"),
+    # the grounds on which processing is lawful (GDPR Article 6, "Lawfulness of processing")
+    (r"\b(?:legal|lawful) (?:basis|bases|grounds?)\b", "lawfulness of processing lawful"),
     (r"\b(?:tell|inform|notify|warn|contact|alert) (?:the |our |their |all )?(?:affected |impacted )?(?:customers|"
      r"clients|users|people|individuals|persons|patients|employees|members)\b", "communicate to the data subject"),
     (r"\b(?:data )?(?:leak|leaks|leaked|hack|hacked|hackers?)\b|"

@@ -16,7 +16,7 @@ import snowballstemmer
 from lexcite._words import ENGLISH_STOPWORDS
 
 __all__ = ["Cues", "cues", "content_terms", "stem", "STOPWORDS", "in_english", "value_secondary",
-           "asks_for_value", "asks_entry_into_force", "question_parts", "singular"]
+           "asks_for_value", "asks_entry_into_force", "question_parts", "singular", "asks_if_act_applies"]
 
 # The question reader also drops modal verbs and the words every question about an act contains.
 # "involving", "concerning", "regarding", "relating": words that join a thing to another, as "of" does; rare in the
@@ -271,3 +271,23 @@ _ENTRY_INTO_FORCE = re.compile(r"\b(?:enter(?:s|ed)? into force|entry into force
 def asks_entry_into_force(question: str) -> bool:
     """"When did it enter into force?" asks for entry into force, not for the date of application."""
     return bool(_ENTRY_INTO_FORCE.search(question))
+
+
+# "Does the GDPR apply to ...?", "Are we covered by the AI Act?", "Can that cabinet fall under the GDPR?": whether an
+# act (or "it", "the rules") applies, which its scope provisions decide. "What conformity check applies to ...?" asks
+# which rule, and "When do the obligations start to apply?" asks for a date: neither is about the act's scope.
+_ACT_WORDS = r"(?:GDPR|AI Act|Act|Regulation|Directive|law|laws|rules|it|this|these)"
+_APPLIES_TO = re.compile(
+    rf"^(?:does|do|would|will|can|could|is|are|am|might|may)\b[^?]{{0,40}}?\b{_ACT_WORDS}\s+(?:\w+\s+){{0,2}}?"
+    rf"(?:apply|applies|cover|covers)\b|"
+    rf"^(?:does|do|would|will|can|could|is|are|am|might|may)\b[^?]{{0,80}}?\b(?:covered by|subject to|"
+    rf"fall(?:s|ing)? (?:under|within|outside)|(?:in|within|outside) (?:the )?scope of)\s+(?:the\s+)?(?:EU\s+)?"
+    rf"{_ACT_WORDS}\b", re.I)
+
+
+def asks_if_act_applies(question: str) -> bool:
+    """Whether the asking sentence asks if an act applies to something (see `_APPLIES_TO`); a when-question is
+    about dates, not scope."""
+    asking = [p for p in re.split(r"(?<=[.?!])\s+", " ".join(question.split())) if p.endswith("?")]
+    sentence = asking[-1] if asking else question.strip()
+    return bool(_APPLIES_TO.search(sentence)) and not cues(sentence).date

@@ -176,3 +176,19 @@ def test_a_question_in_another_language_is_recognised(question):
 
 def test_an_english_question_is_english():
     assert in_english("Can a provider in Italy use the system for the police?")
+
+
+def test_a_question_whether_an_act_applies_is_told_from_one_about_which_rule_or_when():
+    from lexcite.question import asks_if_act_applies
+
+    for q in ("Does the GDPR apply to a company based outside the EU?",
+              "We are a US firm. Does the AI Act apply to us?",
+              "Are we covered by the AI Act?", "Can that cabinet fall under the GDPR even though it is on paper?",
+              "Is our research lab within the scope of the AI Act?", "Does this Regulation apply to hobby projects?"):
+        assert asks_if_act_applies(q), q
+    for q in ("What conformity check applies to a high-risk AI system?",
+              "When do the obligations for high-risk systems start to apply?",
+              "Does the AI Act apply to us in full? When do its rules start to apply?",  # the asking sentence
+              "Is a CV screening tool high-risk?",
+              "Do the rules on high-risk systems apply to my chatbot?"):  # which rules, not the act's scope
+        assert not asks_if_act_applies(q), q

@@ -16,7 +16,9 @@ Choosing what to quote happens in two steps.
      before it, which describe the asker's situation),
      and at a lower weight those its provision's heading has ("The Board shall
      be composed of ..." is in the article on the European Artificial
-     Intelligence Board);
+     Intelligence Board), and a point those of its list's opening words
+     ("providers of general-purpose AI models with systemic risk shall: (c)
+     ... report ... serious incidents");
    - what the question asks (`question.cues`): a date, period, amount,
      percentage or power of ten for a value question (more so "shall apply
      from" for "when"); a definition ("'X' means ...") of the term the
@@ -33,7 +35,9 @@ Choosing what to quote happens in two steps.
      ("Deployers shall ...");
    - where it stands: a unit on the branch of a provision the question names
      ("Article 6(2)", `lexcite.references`) is preferred, a recital that
-     paraphrases the binding text is not (unless the question asks why);
+     paraphrases the binding text is not (unless the question asks why), and
+     when a recital's sentence still scores best, an operative sentence that
+     scores nearly as well (`BINDING_SHARE`) leads the answer in its place;
    - rank: a small prior for the evidence retrieval ranked higher;
    - meaning: when the index holds sentence vectors (`answer/nearness.py`), the
      embedder's cosine of the sentence with the question, rescaled over this
@@ -509,6 +513,11 @@ EXTREME = 0.15  # "What is the maximum fine?": the sentence stating the highest 
 # 0.707 / 0.893 at 0.3 (the sentence alone: 0.15 / 0.3 / 0.5 / 0.8 gave key facts 0.618 / 0.631 / 0.618 / 0.649,
 # the older questions losing up to 0.075; bench/RESULTS.md "Stop 35")
 NEARNESS = 0.3
+# a recital paraphrases; the binding text decides: when a recital's sentence scores best, the best sentence of an
+# operative provision that scores at least this share of it leads instead ("Does a general-purpose AI model with
+# systemic risk need to report serious incidents?": Article 55(1)(c), not recital 115). Dev (stop 38): 0.7 / 0.8 /
+# 0.9 alike, four answers change, ref_exact +1
+BINDING_SHARE = 0.8
 
 
 def _extreme_amounts(question: str, candidates: Sequence[_Candidate]) -> set[int]:
@@ -618,15 +627,27 @@ def _in_list_order(chosen: list[_Candidate]) -> list[_Candidate]:
     (b), (b)(i), (c)), then any closing words; points quoted for their scores and those added to complete the
     list come in any order. Points quoted without their list's opening words (two definitions of Article 3) keep
     the order of their scores, the best first."""
+    units = {(x.act, x.unit) for x in chosen}
+
+    def list_key(x: _Candidate) -> tuple[str, str] | None:
+        # an annex's point that opens a list of its own ("2. The technical documentation ... shall contain the
+        # following: (a) ...") heads its points when the annex itself is not quoted
+        top = _list_of(x)
+        if top is None or top in units:
+            return top
+        parts = x.unit.split(".")
+        return next(((x.act, ".".join(parts[:n])) for n in range(1, len(parts))  # the outermost quoted
+                     if (x.act, ".".join(parts[:n])) in units), top)
+
     points: dict[tuple[str, str], list[_Candidate]] = {}
     for x in chosen:
-        if (key := _list_of(x)) is not None:
+        if (key := list_key(x)) is not None:
             points.setdefault(key, []).append(x)
-    heads = {(x.act, x.unit) for x in chosen} & points.keys()
+    heads = units & points.keys()
     out: list[_Candidate] = []
     placed: set[tuple[str, str]] = set()
     for x in chosen:
-        key = (x.act, x.unit) if (x.act, x.unit) in heads else _list_of(x)
+        key = (x.act, x.unit) if (x.act, x.unit) in heads else list_key(x)
         if key not in heads:
             out.append(x)
         elif key not in placed:
@@ -686,6 +707,8 @@ class ExtractiveGenerator:
             head, _, last = e.ref.unit.rpartition(".")
             parent = units.get((e.ref.act, e.ref.version, head)) if last.startswith("pnt_") else None
             heading = frozenset(content_terms(heading_of(e.title)))  # "Article 65(2) — Establishment ..."
+            if parent:  # a point is read under its list's opening words too ("providers ... shall: (c) report")
+                heading |= frozenset(content_terms(own[parent]))
             before: list[str] = []
             for i, s in enumerate(sentences[e.sid]):
                 terms = content_terms(_DEFINING_VERB.sub(r"\1", s))
@@ -750,6 +773,11 @@ class ExtractiveGenerator:
             key=lambda x: (-x[0], x[1].rank, x[1].index),
         )
         best_score, best = scored[0]
+        if best.recital and not shape.why:
+            binding = next(((sc, x) for sc, x in scored if not x.recital and sc >= BINDING_SHARE * best_score), None)
+            if binding is not None:
+                best_score, best = binding
+                scored = [binding, *(x for x in scored if x[1] is not best)]
         shared = set(q_terms) & best.terms
         coverage = sum(q_terms[t] for t in shared) / (sum(q_terms.values()) or 1.0)
         params["best"] = {"terms": len(shared), "coverage": round(coverage, 4)}

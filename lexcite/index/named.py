@@ -1,4 +1,4 @@
-"""Candidates the question itself names: the provisions it cites and the terms the acts define.
+"""Candidates the question itself names: the provisions it cites, the terms the acts define, an act's scope.
 
 - A provision reference ("Article 26(1)", "Annex IV", "point (c) of Article 5(1)", "Art. 17(1) GDPR",
   "articolo 50, paragrafo 2") is read with `lexcite.references` and resolved against the passages
@@ -10,6 +10,12 @@
   first time it is needed, and read from the passages again when the file is missing, damaged or
   from other passages (an index built before it was saved). A question that asks what a term means
   ("how is profiling defined", "what counts as a provider") gets that term's definition as a candidate.
+- An act's scope: a question that asks whether an act applies ("Does the GDPR apply to a company based
+  outside the EU?", `question.asks_if_act_applies`) gets the units of that act's scope provisions, known
+  by their headings ("Scope", "Material scope", "Territorial scope"; the acts in scope when it names
+  none). Dev (stop 38): no ranking moved (the four such questions had their provision in the pool
+  already); at a bonus of 0.05 one answer gained its expected paragraph and another lost its key
+  fact, so they join with none. Prompted by a question of my own: GDPR Article 3 was not a candidate.
 
 What joins is only a candidate: the reranker scores it like any other, and the priority it gets
 (`Params.named_bonus` for at most `Params.named_boosted` of them, `Params.definition_bonus`) is
@@ -32,7 +38,7 @@ from lexcite.contract import AmendmentLink
 from lexcite.index.chunks import Passage
 from lexcite.index.manifest import write_atomic
 from lexcite.index.provenance import asks_about_a_change
-from lexcite.question import cues, singular
+from lexcite.question import asks_if_act_applies, cues, singular
 from lexcite.references import ActNames, find_references, self_and_ancestors, unit_head
 from lexcite.values import act_label
 
@@ -49,6 +55,7 @@ TERM_QUALIFIER = r"(?:\s+of the [a-z ]{2,30}?|,\s+for the purposes? of [^,]{2,60
 _DEFINITION = re.compile(r"^\s*\(?\d+[a-z]?\)?\s*[‘'\"“]([^’'\"”]{2,80})[’'\"”](?:\s*(?:or|and)\s*[‘'\"“][^’'\"”]+"
                          r"[’'\"”])*" + TERM_QUALIFIER + r"\s+(?:means|shall mean|refers to)\b", re.I)
 _UNNUMBERED_ANNEX = re.compile(r"\bannex(?:es)?\b(?!\s+(?:[IVXLC]+|\d+)\b)", re.I)
+_SCOPE_HEADING = re.compile(r"\bscope\b", re.I)
 _TERMS_RULE = 2  # the version of the rule above a saved term list was read with: a list read by another is stale
 
 
@@ -110,6 +117,7 @@ class NamedCandidates:
     terms: tuple[str, ...]  # the defined terms it asks about
     absent: tuple[str, ...] = ()  # provisions it cites that no act it may mean has inside the perimeter, each with why
     # ("Article 120 of the GDPR, which no act ... has"): an answer from another provision would hide that
+    scope: tuple[int, ...] = ()  # passage positions of the scope provisions of the act a question asks applies
 
 
 class Named:
@@ -131,6 +139,11 @@ class Named:
             for unit in self_and_ancestors(u.unit):
                 self._under.setdefault((u.act, unit), []).append(i)
         self._with_annexes = {act for act, unit in self._under if unit.startswith("anx_")}
+        # each act's scope provisions, by their headings ("Scope", "Material scope", "Territorial scope")
+        self._scope: dict[str, list[int]] = {}
+        for i, p in enumerate(passages):
+            if _SCOPE_HEADING.search(p.record.unit.title.partition(" — ")[2]):
+                self._scope.setdefault(p.record.unit.act, []).append(i)
 
     @cached_property
     def _defined(self) -> tuple[dict[str, list[int]], re.Pattern[str] | None]:
@@ -162,8 +175,9 @@ class Named:
         return frozenset(self._defined[0])
 
     def find(self, query: str, mask: np.ndarray, acts_in_scope: Sequence[str],
-             definitions: bool = True) -> NamedCandidates:
-        """The passages inside `mask` that `query` names (its definitions too when `definitions`)."""
+             definitions: bool = True, scope: bool = True) -> NamedCandidates:
+        """The passages inside `mask` that `query` names (its definitions too when `definitions`, and the scope
+        provisions of the act it asks applies when `scope`)."""
         refs: list[int] = []
         absent: list[str] = []
         for ref in find_references(query):
@@ -209,7 +223,11 @@ class Named:
                 if term in known and term not in terms and len(terms) < _MAX_TERMS:
                     terms.append(term)
                     defs.extend(i for i in known[term] if mask[i] and i not in defs)
-        return NamedCandidates(tuple(refs), tuple(defs), tuple(terms), tuple(dict.fromkeys(absent)))
+        applies: list[int] = []
+        if scope and asks_if_act_applies(query):  # "Does the GDPR apply to ...?": its scope articles decide
+            acts = sorted(self.acts_in(query)) or list(acts_in_scope) or sorted(self._scope)
+            applies = [i for a in acts for i in self._scope.get(a, []) if mask[i]]
+        return NamedCandidates(tuple(refs), tuple(defs), tuple(terms), tuple(dict.fromkeys(absent)), tuple(applies))
 
 
 def absent_reason(absent: tuple[str, ...]) -> str:

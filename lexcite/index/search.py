@@ -242,10 +242,11 @@ class Searcher:
         named = None
         if stages.named:
             t = time.perf_counter()
-            named = self._named.find(query, mask, perimeter.acts, stages.definitions)
+            named = self._named.find(query, mask, perimeter.acts, stages.definitions, stages.applicability)
             floor = min(pool.values(), default=0.0)  # a named unit the retrievers missed enters at the bottom
             added = []
-            for j, why in [*((j, "named") for j in named.references), *((j, "definition") for j in named.definitions)]:
+            for j, why in [*((j, "named") for j in named.references), *((j, "definition") for j in named.definitions),
+                           *((j, "scope") for j in named.scope)]:
                 if j not in pool:
                     pool[j] = floor
                     via[j] = why

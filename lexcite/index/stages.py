@@ -26,6 +26,7 @@ class Stages:
     provenance: bool = True  # an amending instruction gives way to the text it enacted (provenance.py)
     dates: bool = True  # for "when ...?", the units that set the best candidates' dates join them (dating.py)
     definitions: bool = True  # the definition of a term the question asks about joins (named.py)
+    applicability: bool = True  # "Does the GDPR apply to ...?": the act's scope provisions join (named.py)
     acts: bool = True  # the units of an act the question names ("under the AI Act", "GDPR") first (named.py)
     expansion: bool = True  # BM25 adds the acts' terms for what the question says in its own words (lay_terms.py)
     threshold: bool = True
@@ -92,6 +93,9 @@ ABLATION: dict[str, Stages] = {
     "+sentences": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
                           value_priority=True, named=True, provenance=True, dates=True, definitions=True, acts=True,
                           expansion=True, sentences=True),
+    "+applicability": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
+                              value_priority=True, named=True, provenance=True, dates=True, definitions=True,
+                              acts=True, expansion=True, sentences=True, applicability=True),
     "full": Stages(),
 }
 

@@ -659,3 +659,37 @@ def test_what_are_the_principles_of_processing_is_not_answered_by_the_definition
     assert parse_draft(draft.text)[0].sids == ("S2",)
     draft = ExtractiveGenerator().generate("What is data processing?", evidence)
     assert parse_draft(draft.text)[0].sids == ("S1",)
+
+
+def test_a_point_is_read_under_its_lists_opening_words(units):
+    """GDPR Article 17(1)(b) says "the data subject withdraws consent"; what follows from it, its opening words say
+    ("the controller shall have the obligation to erase personal data without undue delay where ..."): the point is
+    scored with their words too, at the heading's weight, and only when they are in the evidence."""
+    question = "Must the controller erase the data without undue delay once consent is withdrawn?"
+    c, shape = cues(question), shape_of(question)
+    q_terms = {t: 1.0 for t in content_terms(question)}
+
+    def point(*names):
+        evidence = units.evidence(*names, act=GDPR)
+        cand = next(x for x in ExtractiveGenerator()._candidates(evidence) if x.unit == "art_17.par_1.pnt_b")
+        return cand, score_sentence(cand.text, cand.terms, q_terms, c, 1, shape=shape, chapeau=cand.chapeau,
+                                    heading=cand.heading)
+
+    read, with_opening = point("art_17.par_1", "art_17.par_1.pnt_b")
+    alone, without = point("art_17.par_1.pnt_b")
+    assert {"control", "delay"} <= read.heading - alone.heading and not {"control", "delay"} & read.terms
+    assert with_opening > without
+
+
+def test_an_annex_point_that_opens_a_list_of_its_own_is_quoted_as_one_block(units):
+    """Annex III point 3 ("Education and vocational training:") heads its points (b) and (d), point 1 its (c): each
+    list reads as the law writes it, whichever of its points was chosen first, though the annex itself is not
+    quoted."""
+    from lexcite.answer.generate_extractive import _in_list_order
+
+    evidence = units.evidence("anx_III.pnt_3.pnt_d", "anx_III.pnt_3", "anx_III.pnt_1", "anx_III.pnt_1.pnt_c",
+                              "anx_III.pnt_3.pnt_b")
+    candidates = ExtractiveGenerator()._candidates(evidence)
+    ordered = [x.unit for x in _in_list_order(candidates)]
+    assert ordered == ["anx_III.pnt_3", "anx_III.pnt_3.pnt_b", "anx_III.pnt_3.pnt_d", "anx_III.pnt_1",
+                       "anx_III.pnt_1.pnt_c"]

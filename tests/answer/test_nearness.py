@@ -138,3 +138,26 @@ def test_a_nearest_sentence_that_speaks_of_the_one_before_comes_with_it(units):
 
     lines = gen.generate("Do we have to label AI-generated images?", evidence, nearness=near).text.splitlines()
     assert lines.index(f"{obligation} [S2]") + 1 == lines.index(f"{exception} [S2]")
+
+
+def test_a_recital_the_embedder_puts_first_gives_way_to_the_binding_text_that_scores_nearly_as_well(units,
+                                                                                                   monkeypatch):
+    """Recital 115 paraphrases Article 55(1)(c) in words nearer a user's: the binding text leads the answer, and a
+    question asking why keeps the recital first."""
+    from lexcite.answer import generate_extractive
+
+    evidence = units.evidence("rct_115", "art_55.par_1", "art_55.par_1.pnt_c")
+    recital = {c.text for c in ExtractiveGenerator()._candidates(evidence) if c.unit == "rct_115"}
+
+    def near(sentences):
+        return {s: 1.0 if any(s.endswith(r) for r in recital) else 0.0 for s in sentences}
+
+    question = "Does a general-purpose AI model with systemic risk need to report serious incidents?"
+    lines = ExtractiveGenerator().generate(question, evidence, nearness=near).text.splitlines()
+    assert lines[0].endswith("[S2]") and lines[1].startswith("(c) keep track of") and lines[1].endswith("[S3]")
+    monkeypatch.setattr(generate_extractive, "BINDING_SHARE", 2.0)  # the rule off: the recital leads
+    assert ExtractiveGenerator().generate(question, evidence, nearness=near).text.splitlines()[0].endswith("[S1]")
+    monkeypatch.undo()
+    why = ExtractiveGenerator().generate("Why must providers of general-purpose AI models with systemic risk report "
+                                         "serious incidents?", evidence, nearness=near)
+    assert why.text.splitlines()[0].endswith("[S1]")

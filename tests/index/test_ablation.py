@@ -28,6 +28,8 @@ NAMED = {
                      "provenance", "dates", "definitions"},
     "+sentences": {"bm25", "dense", "siblings", "rerank", "binding_priority", "value_priority", "named",
                    "provenance", "dates", "definitions", "acts", "expansion", "sentences"},
+    "+applicability": {"bm25", "dense", "siblings", "rerank", "binding_priority", "value_priority", "named",
+                       "provenance", "dates", "definitions", "acts", "expansion", "sentences", "applicability"},
 }
 
 

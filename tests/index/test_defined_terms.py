@@ -61,6 +61,27 @@ class TestOnTheRealActs:
             assert term in found.terms
             assert any(str(ps[i].record.unit.ref).endswith(f"#{unit}") for i in found.definitions)
 
+    def test_a_question_whether_an_act_applies_gets_that_acts_scope_articles(self, real):
+        ps, acts = real
+        named = Named(ps, acts)
+        mask = np.ones(len(ps), dtype=bool)
+
+        def scope(question: str, in_scope: tuple[str, ...] = ()) -> set[str]:
+            found = named.find(question, mask, in_scope)
+            return {f"{ps[i].record.unit.act}#{ps[i].record.unit.unit.split('.')[0]}" for i in found.scope}
+
+        # the GDPR's "Material scope" and "Territorial scope", read from the headings; the AI Act's "Scope"
+        assert scope("Does the GDPR apply to a company based outside the EU that sells to EU customers?") == {
+            f"{GDPR}#art_2", f"{GDPR}#art_3"}
+        assert scope("Are we covered by the AI Act if we only use AI for military purposes?") == {f"{AI}#art_2"}
+        # no act named: the acts in scope
+        assert scope("Does it apply to a hobby project?", (GDPR,)) == {f"{GDPR}#art_2", f"{GDPR}#art_3"}
+        assert scope("Does it apply to a hobby project?") == {f"{GDPR}#art_2", f"{GDPR}#art_3", f"{AI}#art_2"}
+        # which rule applies, or when, is not whether the act applies
+        assert scope("What conformity assessment applies to a high-risk AI system?") == set()
+        assert scope("When do the rules for high-risk AI systems start to apply?") == set()
+        assert named.find("Does the GDPR apply to my phone contacts?", mask, (), scope=False).scope == ()
+
     def test_the_saved_list_is_what_reading_the_passages_gives(self, real, tmp_path):
         ps, acts = real
         tag = fingerprint([p.text for p in ps])
