@@ -328,14 +328,17 @@ def _natural(unit: str) -> list[tuple[int, str]]:
 
 
 def _placed(chosen: list[_Candidate], new: Sequence[_Candidate]) -> list[_Candidate]:
-    """`chosen` with `new` (sentences of one provision, in the law's order) after the last sentence of that provision
-    it quotes that comes before them in the law's order, else after the last it quotes (what was chosen first stays
-    first), else last."""
+    """`chosen` with `new` (sentences of one provision, in the law's order) right after the sentence of that provision
+    it quotes that comes last before them in the law's order ((b) after Annex III point 3's opening words, though
+    point 1 was quoted after them), else after the last it quotes (what was chosen first stays first), else last."""
     first = new[0]
-    key = (_natural(first.unit), first.index)
+
+    def order(x: _Candidate) -> tuple[list[tuple[int, str]], int]:
+        return _natural(x.unit), x.index
+
     same = [n for n, x in enumerate(chosen) if (x.act, provision_of(x.unit)) == (first.act, provision_of(first.unit))]
-    before = [n for n in same if (_natural(chosen[n].unit), chosen[n].index) < key]
-    at = (before or same or [len(chosen) - 1])[-1] + 1
+    before = [n for n in same if order(chosen[n]) < order(first)]
+    at = (max(before, key=lambda n: order(chosen[n])) if before else (same or [len(chosen) - 1])[-1]) + 1
     return [*chosen[:at], *new, *chosen[at:]]
 
 
@@ -838,7 +841,8 @@ class ExtractiveGenerator:
             chosen = self._each_part(question, candidates, chosen, df, q_refs, on_named)
         chosen = _in_list_order(self._with_chapeaus(self._with_points(self._with_antecedents(chosen, by_sid),
                                                                       by_sid, score_of), by_sid))
-        chosen = self._nearest_of_provision(best, chosen, candidates, near, by_sid)
+        # a point added with its list's opening words reads as the law writes it too
+        chosen = _in_list_order(self._nearest_of_provision(best, chosen, candidates, near, by_sid))
         text = _draft_text(chosen)
         if len(parse_draft(text)) > MAX_SENTENCES and self.max_units > 1:  # verify would refuse it whole: a unit less
             fewer = ExtractiveGenerator(self.max_units - 1, self.use_cues, self.min_terms, self.min_coverage,

@@ -693,3 +693,9 @@ def test_an_annex_point_that_opens_a_list_of_its_own_is_quoted_as_one_block(unit
     ordered = [x.unit for x in _in_list_order(candidates)]
     assert ordered == ["anx_III.pnt_3", "anx_III.pnt_3.pnt_b", "anx_III.pnt_3.pnt_d", "anx_III.pnt_1",
                        "anx_III.pnt_1.pnt_c"]
+    # a point added later (the sentences nearest the question) goes right after the one before it in the law's order
+    from lexcite.answer.generate_extractive import _placed
+
+    b = next(x for x in candidates if x.unit == "anx_III.pnt_3.pnt_b")
+    placed = _placed([x for x in _in_list_order(candidates) if x is not b], [b])
+    assert [x.unit for x in placed] == ordered
