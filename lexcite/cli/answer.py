@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated
 
@@ -160,6 +161,24 @@ def render(a: Answer) -> None:
 
 
 _QUOTE = 300  # characters of a text value shown; --json has the whole text
+_LEAD = 80  # characters shown before the first place where long texts differ
+
+
+def excerpts(values: Sequence[str]) -> list[str]:
+    """Each value as shown: whole when short; else from a little before the first character where the values
+    differ, so that two versions of a long paragraph do not show the same opening words (Article 5(1) before and
+    after a point was inserted near its end)."""
+    if all(len(v) <= _QUOTE for v in values):
+        return list(values)
+    same = len(os.path.commonprefix(list(values))) if len(values) > 1 else 0
+    start = 0
+    if same > _LEAD:
+        start = values[0].rfind(" ", 0, same - _LEAD) + 1  # at a word
+    out = []
+    for v in values:
+        cut = v[start:start + _QUOTE]
+        out.append(("…" if start else "") + (cut.rstrip() + "…" if start + _QUOTE < len(v) else cut))
+    return out
 
 
 def _conflicts(a: Answer) -> None:
@@ -169,14 +188,13 @@ def _conflicts(a: Answer) -> None:
         outcome = c.rule if c.prevails is None else f"the text marked 'prevails' applies, under the rule that {c.rule}"
         out.print(f"  [bold]{escape(c.fact_kind)}[/bold]: {escape(outcome)}")
         win = c.prevails
-        for value, r in c.values:
+        for (_, r), shown in zip(c.values, excerpts([v for v, _ in c.values]), strict=True):
             if win is not None and r == win:
                 role = "prevails"
             elif win is not None and r.act == win.act and (r.version or "") < (win.version or ""):
                 role = "former"  # the same act's earlier text: shown only as what it used to say
             else:
                 role = "other"
-            shown = value if len(value) <= _QUOTE else value[:_QUOTE].rstrip() + "…"
             out.print(f"    {role:<8} {escape(shown)}  [cyan]{escape(str(r))}[/cyan]")
 
 

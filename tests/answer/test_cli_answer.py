@@ -159,3 +159,17 @@ def test_a_refusal_lists_the_best_ranked_units_not_every_unit_of_the_evidence(ca
     printed = capsys.readouterr().out
     assert printed.index("art_12.par_20") < printed.index("art_12.par_7")
     assert "art_12.par_1 " not in printed and "and 18 more units of the evidence" in printed
+
+
+def test_two_versions_of_a_long_text_are_shown_from_where_they_differ():
+    from lexcite.cli.answer import excerpts
+
+    opening = "1. The following AI practices shall be prohibited: " + "(a) the placing on the market of a system; " * 12
+    former, current = opening + "(c) social scoring of natural persons.", opening + "(ba) intimate deepfakes; (c) ..."
+    shown = excerpts([former, current])
+    assert all(s.startswith("…") for s in shown) and shown[0] != shown[1]
+    assert "(c) social scoring" in shown[0] and "(ba) intimate deepfakes" in shown[1]
+    assert excerpts(["EUR 15 000 000", "EUR 7 500 000"]) == ["EUR 15 000 000", "EUR 7 500 000"]  # short: whole
+    long_apart = ["A" * 400, "B" * 400]  # different from the start: their openings
+    apart = excerpts(long_apart)
+    assert [s[:3] for s in apart] == ["AAA", "BBB"] and all(s.endswith("…") for s in apart)
