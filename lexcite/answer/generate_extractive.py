@@ -37,7 +37,9 @@ Choosing what to quote happens in two steps.
      ("Article 6(2)", `lexcite.references`) is preferred, a recital that
      paraphrases the binding text is not (unless the question asks why), and
      when a recital's sentence still scores best, an operative sentence that
-     scores nearly as well (`BINDING_SHARE`) leads the answer in its place;
+     scores nearly as well (`BINDING_SHARE`) leads the answer in its place
+     (unless the question asks why, or what an amending act changed, which
+     its recitals say);
    - rank: a small prior for the evidence retrieval ranked higher;
    - meaning: when the index holds sentence vectors (`answer/nearness.py`), the
      embedder's cosine of the sentence with the question, rescaled over this
@@ -776,7 +778,8 @@ class ExtractiveGenerator:
             key=lambda x: (-x[0], x[1].rank, x[1].index),
         )
         best_score, best = scored[0]
-        if best.recital and not shape.why:
+        # ... unless it asks why, or what an amending act changed: an amending act's recitals say what it changes
+        if best.recital and not shape.why and not asks_about_a_change(question):
             binding = next(((sc, x) for sc, x in scored if not x.recital and sc >= BINDING_SHARE * best_score), None)
             if binding is not None:
                 best_score, best = binding

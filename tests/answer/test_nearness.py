@@ -161,3 +161,6 @@ def test_a_recital_the_embedder_puts_first_gives_way_to_the_binding_text_that_sc
     why = ExtractiveGenerator().generate("Why must providers of general-purpose AI models with systemic risk report "
                                          "serious incidents?", evidence, nearness=near)
     assert why.text.splitlines()[0].endswith("[S1]")
+    changed = "What did the Digital Omnibus change about reporting serious incidents for systemic-risk models?"
+    change = ExtractiveGenerator().generate(changed, evidence, nearness=near)
+    assert change.text.splitlines()[0].endswith("[S1]")  # an amending act's recitals say what it changes
