@@ -344,6 +344,12 @@ def _placed(chosen: list[_Candidate], new: Sequence[_Candidate]) -> list[_Candid
     return [*chosen[:at], *new, *chosen[at:]]
 
 
+def _opening_words(parent: str, by_sid: Mapping[str, list[_Candidate]]) -> list[_Candidate]:
+    """The opening words of the list whose paragraph is `parent` (an evidence id): its first sentence that ends in
+    ":" ("Providers ... shall: "), as one candidate, or none."""
+    return [x for x in by_sid.get(parent, []) if x.text.rstrip().endswith(":")][:1]
+
+
 def _draft_text(chosen: Sequence[_Candidate]) -> str:
     """The draft the generator returns: each quoted sentence followed by its unit's id."""
     return "\n".join(f"{cand.text} [{cand.sid}]" for cand in chosen)
@@ -872,8 +878,7 @@ class ExtractiveGenerator:
             if near.get(top.text, 0.0) < NEAREST_FLOOR:
                 break
             # a point with its list's opening words when they open its paragraph; a sentence with the one it speaks of
-            with_it = [*(h for h in by_sid.get(top.parent, [])[:1] if h.text.rstrip().endswith(":")),
-                       _antecedent(top, by_sid)]
+            with_it = [*_opening_words(top.parent, by_sid), _antecedent(top, by_sid)]
             more = _placed(out, [*(x for x in with_it if x is not None and x.text not in quoted), top])
             if sum(len(x.text) for x in more) > self.max_chars + NEAREST_CHARS or \
                     len(parse_draft(_draft_text(more))) > MAX_SENTENCES:
@@ -1032,7 +1037,7 @@ class ExtractiveGenerator:
         for parent in dict.fromkeys(x.parent for x in chosen if x.parent and not _DEFINES.search(x.text)):
             if parent in {x.sid for x in out} or parent not in by_sid:
                 continue
-            head = [x for x in by_sid[parent] if x.text.rstrip().endswith(":")][:1]
+            head = _opening_words(parent, by_sid)
             if not head or sum(len(x.text) for x in (*out, *head)) > self.max_chars:
                 continue
             at = next(n for n, x in enumerate(out) if x.parent == parent)

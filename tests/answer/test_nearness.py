@@ -164,3 +164,20 @@ def test_a_recital_the_embedder_puts_first_gives_way_to_the_binding_text_that_sc
     changed = "What did the Digital Omnibus change about reporting serious incidents for systemic-risk models?"
     change = ExtractiveGenerator().generate(changed, evidence, nearness=near)
     assert change.text.splitlines()[0].endswith("[S1]")  # an amending act's recitals say what it changes
+
+
+def test_a_nearest_point_comes_with_its_lists_opening_words_wherever_they_stand_in_the_paragraph(units):
+    """AI Act Article 22(3) opens its list in its third sentence ("... to carry out the following tasks:"): a point
+    the nearest-sentence step adds comes with that sentence, as `_with_chapeaus` gives it to any quoted point."""
+    evidence = units.evidence("art_22.par_1", "art_22.par_3", "art_22.par_3.pnt_b")
+    gen = ExtractiveGenerator()
+    candidates = gen._candidates(evidence)
+    by_sid: dict = {}
+    for c in candidates:
+        by_sid.setdefault(c.sid, []).append(c)
+    first, point = candidates[0], next(c for c in candidates if c.unit == "art_22.par_3.pnt_b")
+    paragraph = by_sid["S2"]
+    assert len(paragraph) == 3 and paragraph[-1].text.endswith(":") and not paragraph[0].text.endswith(":")
+
+    added = gen._nearest_of_provision(first, [first], candidates, {point.text: 1.0}, by_sid)
+    assert [x.text for x in added] == [first.text, paragraph[-1].text, point.text]
