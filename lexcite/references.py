@@ -20,7 +20,8 @@ from lexcite.errors import CitationError
 from lexcite.values import act_numbers
 
 __all__ = ["Reference", "find_references", "without_references", "parse_reference", "resolve", "suggest", "ActNames",
-           "short_title", "short_forms", "bare_names", "name_core", "unit_head", "self_and_ancestors", "provision_of"]
+           "short_title", "short_forms", "bare_names", "name_core", "unit_head", "self_and_ancestors", "provision_of",
+           "heading_of"]
 
 _NO = r"\d+[a-z]{0,2}"
 _ROMAN = r"[IVXLC]+"
@@ -349,6 +350,11 @@ def _names_in_brackets(title: str) -> list[str]:
     """The names in brackets a title holds, in order; "(Text with EEA relevance)" closes many titles (Formex keeps it
     in the title): a note, not a name."""
     return [f for f in _SHORT_TITLE.findall(title) if not f.lower().startswith("text with eea relevance")]
+
+
+def heading_of(title: str) -> str:
+    """The heading of a unit's provision, from its title: "Establishment ..." of "Article 65(2) — Establishment ..."."""
+    return title.partition(" — ")[2]
 
 
 def provision_of(unit: str) -> str:

@@ -114,7 +114,14 @@ from lexcite.question import (
     stem,
     value_secondary,
 )
-from lexcite.references import ActNames, find_references, provision_of, without_references
+from lexcite.references import (
+    ActNames,
+    find_references,
+    heading_of,
+    provision_of,
+    self_and_ancestors,
+    without_references,
+)
 from lexcite.values import counts, read_values, states_no_charge, states_time_standard
 
 __all__ = ["ExtractiveGenerator", "candidate_sentences", "score_sentence", "Shape", "shape_of"]
@@ -588,11 +595,6 @@ def _term_weights(text: str, lay: str, df: Counter[str], n: int) -> dict[str, fl
     return weights
 
 
-def heading_of(title: str) -> str:
-    """The heading of a unit's provision, from its title: "Establishment ..." of "Article 65(2) — Establishment ..."."""
-    return title.partition(" — ")[2]
-
-
 def in_context(heading: str, sentence: str) -> str:
     """A sentence as read under its provision's heading, the form whose nearness to the question is read beside the
     sentence's own ("Obligations of deployers of high-risk AI systems: Deployers shall ...")."""
@@ -646,9 +648,8 @@ def _in_list_order(chosen: list[_Candidate]) -> list[_Candidate]:
         top = _list_of(x)
         if top is None or top in units:
             return top
-        parts = x.unit.split(".")
-        return next(((x.act, ".".join(parts[:n])) for n in range(1, len(parts))  # the outermost quoted
-                     if (x.act, ".".join(parts[:n])) in units), top)
+        return next(((x.act, u) for u in reversed(self_and_ancestors(x.unit)[1:]) if (x.act, u) in units),
+                    top)  # the outermost quoted
 
     points: dict[tuple[str, str], list[_Candidate]] = {}
     for x in chosen:
@@ -877,7 +878,7 @@ class ExtractiveGenerator:
             top = max(pool, key=lambda x: (near.get(x.text, 0.0), -x.rank, -x.index))
             if near.get(top.text, 0.0) < NEAREST_FLOOR:
                 break
-            # a point with its list's opening words when they open its paragraph; a sentence with the one it speaks of
+            # a point with its list's opening words; a sentence with the one it speaks of
             with_it = [*_opening_words(top.parent, by_sid), _antecedent(top, by_sid)]
             more = _placed(out, [*(x for x in with_it if x is not None and x.text not in quoted), top])
             if sum(len(x.text) for x in more) > self.max_chars + NEAREST_CHARS or \

@@ -29,9 +29,10 @@ from pathlib import Path
 import numpy as np
 
 from lexcite.answer.evidence import own_text
-from lexcite.answer.generate_extractive import candidate_sentences, heading_of, in_context
+from lexcite.answer.generate_extractive import candidate_sentences, in_context
 from lexcite.contract import Evidence, UnitRecord
 from lexcite.index.manifest import write_atomic
+from lexcite.references import heading_of
 
 __all__ = ["sentences_path", "quotable_sentences", "stored_texts", "sentence_id", "update_sentence_vectors", "Nearness",
            "load_nearness", "sentence_nearness", "QuestionNearness"]

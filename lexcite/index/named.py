@@ -39,7 +39,7 @@ from lexcite.index.chunks import Passage
 from lexcite.index.manifest import write_atomic
 from lexcite.index.provenance import asks_about_a_change
 from lexcite.question import asks_if_act_applies, cues, singular
-from lexcite.references import ActNames, find_references, self_and_ancestors, unit_head
+from lexcite.references import ActNames, find_references, heading_of, self_and_ancestors, unit_head
 from lexcite.values import act_label
 
 __all__ = ["Named", "NamedCandidates", "absent_reason", "unit_changes", "defined_term", "defined_terms",
@@ -134,16 +134,15 @@ class Named:
         self._passages = passages
         self._terms_file, self._fingerprint = terms_file, fingerprint
         self._under: dict[tuple[str, str], list[int]] = {}  # (act, unit id or an ancestor's) -> positions
+        # each act's scope provisions, by their headings ("Scope", "Material scope", "Territorial scope")
+        self._scope: dict[str, list[int]] = {}
         for i, p in enumerate(passages):
             u = p.record.unit
             for unit in self_and_ancestors(u.unit):
                 self._under.setdefault((u.act, unit), []).append(i)
+            if _SCOPE_HEADING.search(heading_of(u.title)):
+                self._scope.setdefault(u.act, []).append(i)
         self._with_annexes = {act for act, unit in self._under if unit.startswith("anx_")}
-        # each act's scope provisions, by their headings ("Scope", "Material scope", "Territorial scope")
-        self._scope: dict[str, list[int]] = {}
-        for i, p in enumerate(passages):
-            if _SCOPE_HEADING.search(p.record.unit.title.partition(" — ")[2]):
-                self._scope.setdefault(p.record.unit.act, []).append(i)
 
     @cached_property
     def _defined(self) -> tuple[dict[str, list[int]], re.Pattern[str] | None]:

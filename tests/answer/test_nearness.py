@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from lexcite.answer.generate_extractive import ExtractiveGenerator, heading_of, in_context
+from lexcite.answer.generate_extractive import ExtractiveGenerator, in_context
 from lexcite.answer.nearness import (
     load_nearness,
     quotable_sentences,
@@ -17,6 +17,7 @@ from lexcite.answer.nearness import (
     update_sentence_vectors,
 )
 from lexcite.index.embed import get_embedder
+from lexcite.references import heading_of
 
 
 def _article(units, article: str) -> list:
