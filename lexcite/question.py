@@ -285,9 +285,25 @@ _APPLIES_TO = re.compile(
     rf"{_ACT_WORDS}\b", re.I)
 
 
+def asking_sentences(question: str) -> list[str]:
+    """The sentences of a question that ask (those ending in '?'), in order; [] when none does."""
+    return [p for p in re.split(r"(?<=[.?!])\s+", " ".join(question.split())) if p.endswith("?")]
+
+
+def asked_twice(question: str) -> str:
+    """The question with its asking sentences once more, when sentences before them set out a situation: a
+    bag-of-words reader (BM25) then weighs what is asked above the situation's words ("We're a cloud vendor
+    handling data for a client ... Do we need the client's permission to bring in a subcontractor?"). A question
+    that is all one asking sentence is returned as it is."""
+    asking = asking_sentences(question)
+    whole = " ".join(question.split())
+    said = " ".join(asking)
+    return f"{whole} {said}" if asking and said != whole else question
+
+
 def asks_if_act_applies(question: str) -> bool:
     """Whether the asking sentence asks if an act applies to something (see `_APPLIES_TO`); a when-question is
     about dates, not scope."""
-    asking = [p for p in re.split(r"(?<=[.?!])\s+", " ".join(question.split())) if p.endswith("?")]
+    asking = asking_sentences(question)
     sentence = asking[-1] if asking else question.strip()
     return bool(_APPLIES_TO.search(sentence)) and not cues(sentence).date

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from lexcite.question import asks_for_value, content_terms, cues, in_english, question_parts, singular, stem
+from lexcite.question import (
+    asked_twice,
+    asking_sentences,
+    asks_for_value,
+    content_terms,
+    cues,
+    in_english,
+    question_parts,
+    singular,
+    stem,
+)
 
 pytestmark = pytest.mark.unit
 
@@ -192,3 +202,16 @@ def test_a_question_whether_an_act_applies_is_told_from_one_about_which_rule_or_
               "Is a CV screening tool high-risk?",
               "Do the rules on high-risk systems apply to my chatbot?"):  # which rules, not the act's scope
         assert not asks_if_act_applies(q), q
+
+
+def test_the_sentences_that_ask_are_read_twice_and_the_situation_once():
+    q = "We're a cloud vendor. We handle data for a client.  Do we need its permission? And in writing?"
+    assert asking_sentences(q) == ["Do we need its permission?", "And in writing?"]
+    assert asked_twice(q) == ("We're a cloud vendor. We handle data for a client. Do we need its permission? And in "
+                              "writing? Do we need its permission? And in writing?")
+
+
+def test_a_question_that_only_asks_or_never_asks_is_read_as_it_is():
+    assert asked_twice("Who must keep the logs?") == "Who must keep the logs?"
+    assert asked_twice("List the prohibited practices.") == "List the prohibited practices."
+    assert asking_sentences("List the prohibited practices.") == []

@@ -55,7 +55,7 @@ from lexcite.index.siblings import Siblings, expand
 from lexcite.index.stages import ABLATION, Params, Stages, stages_key
 from lexcite.ingest.dates import UnitDates
 from lexcite.lay_terms import acts_terms, expand_query
-from lexcite.question import cues
+from lexcite.question import asked_twice, cues
 
 __all__ = ["Searcher", "Stages", "Params", "ABLATION", "search", "stages_key", "stage_table"]
 
@@ -190,8 +190,10 @@ class Searcher:
         # BM25 reads the question with the acts' words for what it says in its own (lay_terms.py); the embedder
         # reads it as written (dev: expanding the dense query ranks worse), and the reranker both ways
         # (`Params.lay_rerank`: "a US company" is far from "a controller not established in the Union")
+        # What it asks weighs above the situation it sets out (`Stages.asking`), for BM25 and the reranker's reading
+        # in the acts' words; the lay terms are those of the question as written
         lay = acts_terms(query) if stages.expansion else ()
-        wording = expand_query(query, lay)
+        wording = expand_query(asked_twice(query) if stages.asking else query, lay)
         lists: dict[str, list[tuple[int, float]]] = {}
         if stages.bm25:
             t = time.perf_counter()

@@ -29,6 +29,7 @@ class Stages:
     applicability: bool = True  # "Does the GDPR apply to ...?": the act's scope provisions join (named.py)
     acts: bool = True  # the units of an act the question names ("under the AI Act", "GDPR") first (named.py)
     expansion: bool = True  # BM25 adds the acts' terms for what the question says in its own words (lay_terms.py)
+    asking: bool = True  # BM25 reads the sentences that ask twice, the situation before them once (question.py)
     threshold: bool = True
     # the reranker also reads each candidate's sentence nearest the question (nearest_sentence.py)
     sentences: bool = True
@@ -96,6 +97,9 @@ ABLATION: dict[str, Stages] = {
     "+applicability": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
                               value_priority=True, named=True, provenance=True, dates=True, definitions=True,
                               acts=True, expansion=True, sentences=True, applicability=True),
+    "+asking": replace(_OFF, bm25=True, dense=True, siblings=True, rerank=True, binding_priority=True,
+                       value_priority=True, named=True, provenance=True, dates=True, definitions=True, acts=True,
+                       expansion=True, sentences=True, applicability=True, asking=True),
     "full": Stages(),
 }
 

@@ -91,7 +91,8 @@ def test_eval_json_on_a_real_index_prints_one_object_and_writes_the_report(corpu
     assert summary["n"] == 6
     assert list(summary["ablation"]) == ["bm25", "dense", "hybrid", "+siblings", "+rerank", "+binding", "+value",
                                          "+named", "+provenance", "+dates", "+definitions", "+acts",
-                                         "+expansion", "+sentences", "+applicability", "full"]
+                                         "+expansion", "+sentences", "+applicability", "+asking",
+                                         "full"]
     assert summary["hit@k"] is not None and 0 <= summary["hit@k"] <= 1
     assert summary["superseded_cited"] == 0
     assert set(summary["by_category"]) == {"wallet", "abstain"}

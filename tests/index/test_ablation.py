@@ -30,6 +30,8 @@ NAMED = {
                    "provenance", "dates", "definitions", "acts", "expansion", "sentences"},
     "+applicability": {"bm25", "dense", "siblings", "rerank", "binding_priority", "value_priority", "named",
                        "provenance", "dates", "definitions", "acts", "expansion", "sentences", "applicability"},
+    "+asking": {"bm25", "dense", "siblings", "rerank", "binding_priority", "value_priority", "named", "provenance",
+                "dates", "definitions", "acts", "expansion", "sentences", "applicability", "asking"},
 }
 
 

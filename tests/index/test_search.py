@@ -130,6 +130,14 @@ class TestRanking:
         off = searcher.search(q, Perimeter(acts=(AI,)), stages=replace(NO_THRESHOLD, dates=False))
         assert not any("sets_date_of" in c.stage_scores for c in off.ranked) and "dates" not in off.timings
 
+    def test_bm25_weighs_what_the_question_asks_above_the_situation_it_sets_out(self, searcher):
+        # the situation's words are Article 3(2)'s, the asking sentence's Article 2(2)'s
+        q = "Member States notify penalties to the Commission. How long must deployers keep the logs generated?"
+        on = searcher.search(q, Perimeter(acts=(AI,)), stages=NO_THRESHOLD)
+        off = searcher.search(q, Perimeter(acts=(AI,)), stages=replace(NO_THRESHOLD, asking=False))
+        first = {name: [h.ref.unit for h in r.stage_hits["bm25"]][0] for name, r in (("on", on), ("off", off))}
+        assert first == {"on": "art_2.par_2", "off": "art_3.par_2"}
+
     def test_a_question_asking_no_value_gets_no_value_bonus(self, searcher):
         r = searcher.search("Who must keep the logs?", Perimeter(acts=(AI,)), stages=NO_THRESHOLD)
         assert not any("value_bonus" in c.stage_scores for c in r.ranked)
