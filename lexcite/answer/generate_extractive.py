@@ -353,8 +353,12 @@ def _placed(chosen: list[_Candidate], new: Sequence[_Candidate]) -> list[_Candid
 
 def _opening_words(parent: str, by_sid: Mapping[str, list[_Candidate]]) -> list[_Candidate]:
     """The opening words of the list whose paragraph is `parent` (an evidence id): its first sentence that ends in
-    ":" ("Providers ... shall: "), as one candidate, or none."""
-    return [x for x in by_sid.get(parent, []) if x.text.rstrip().endswith(":")][:1]
+    ":" ("Providers ... shall: "), as one candidate, or none; after the sentence before them when they speak of what
+    that one named ("Each controller ... shall maintain a record of processing activities ... That record shall
+    contain all of the following information:")."""
+    head = [x for x in by_sid.get(parent, []) if x.text.rstrip().endswith(":")][:1]
+    before = _antecedent(head[0], by_sid) if head else None
+    return [before, *head] if before is not None else head
 
 
 def _draft_text(chosen: Sequence[_Candidate]) -> str:

@@ -699,3 +699,15 @@ def test_an_annex_point_that_opens_a_list_of_its_own_is_quoted_as_one_block(unit
     b = next(x for x in candidates if x.unit == "anx_III.pnt_3.pnt_b")
     placed = _placed([x for x in _in_list_order(candidates) if x is not b], [b])
     assert [x.unit for x in placed] == ordered
+
+
+def test_a_lists_opening_words_that_speak_of_the_sentence_before_come_after_it(units):
+    """GDPR Article 30(1): "Each controller ... shall maintain a record of processing activities ... That record shall
+    contain all of the following information: (a) ...". A point quoted with its opening words comes with the
+    sentence they continue: "That record" says nothing without the record it is."""
+    evidence = units.evidence("art_30.par_1", "art_30.par_1.pnt_c", "art_9.par_1", act=GDPR)
+    text = ExtractiveGenerator().generate("Must we describe which categories of data subjects and of personal data we "
+                                          "handle?", evidence).text
+    opening = text.index("That record shall contain all of the following information:")
+    assert 0 <= text.index("shall maintain a record of processing activities under its responsibility") < opening
+    assert opening < text.index("(c) a description of the categories of data subjects")
