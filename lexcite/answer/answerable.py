@@ -185,9 +185,11 @@ def _absent_names(question: str, texts: Sequence[str], known: Iterable[str]) -> 
     out = []
     asking = without_references(_asking_sentence(question))
     # "Do I have to sue in the Netherlands?": the rule for a Member State answers it; "What is the fine in Italy?" and
-    # "Which authority has Italy designated?" (what that State decided, rule 3) do not
+    # "Which authority has Italy designated?" (what that State decided, rule 3) do not. The acts' rules hold in every
+    # Member State alike, so the units need not say "Member State" ("We're a French start-up: will the French
+    # regulator or the Commission supervise our model?" is answered by who supervises such models; dev ea11)
     by_rule = not asks_for_value(question) and not _DECIDED.search(question)
-    in_a_member_state = "member state" in haystack and by_rule
+    in_a_member_state = by_rule
     in_a_third_country = "third countr" in haystack and by_rule
     for m in _NAME.finditer(asking):
         name = _POSSESSIVE.sub("", m.group(1))
@@ -359,9 +361,10 @@ def _measured(question: str, known: Iterable[str]) -> tuple[list[str], float]:
 
 
 # "Which icons has the Commission laid down ...?", "Has Germany decided to allow ...?": what a body has decided, in
-# the perfect or past tense; "What must the Commission adopt?" asks what the act says it must do
-_DECIDED = re.compile(r"\b(?i:has|have|did)\s+(?:the\s+)?(?P<body>(?:European\s+)?Commission|Council|(?:AI\s+)?Board|"
-                      r"AI\s+Office|European\s+Data\s+Protection\s+Board|EDPB|[A-Z][a-z]+)\s+(?:already\s+|actually\s+|"
+# the perfect or past tense ("In May 2025, had Italy designated ...?"); "What must the Commission adopt?" asks what
+# the act says it must do
+_DECIDED = re.compile(r"\b(?i:has|have|had|did)\s+(?:the\s+)?(?P<body>(?:European\s+)?Commission|Council|"
+                      r"(?:AI\s+)?Board|AI\s+Office|European\s+Data\s+Protection\s+Board|EDPB|[A-Z][a-z]+)\s+(?:already\s+|actually\s+|"
                       r"officially\s+|ever\s+)?(?i:laid\s+down|adopted|set|published|issued|designated|decided|recommended|"
                       r"approved|chosen|picked|fixed|specified|determined|agreed)\b")
 _NOT_BODIES = frozenset({"it", "this", "that", "he", "she", "they", "we", "you", "i", "anyone", "someone", "nobody",

@@ -309,6 +309,11 @@ def test_a_member_state_a_question_places_itself_in_is_answered_by_the_rule_for_
     assert check("At what age can a teenager in Belgium consent?", (COURTS,), ACTS).rule == TERM_ABSENT
     # nor is a name the admitted units do not speak of as a Member State
     assert check("Do I have to sue in Canada?", (COURTS,), ACTS).rule == TERM_ABSENT
+    # the rule holds in every Member State, whether or not the unit that gives it says so
+    office = _unit("art_88.par_1", "1. The Commission shall have exclusive powers to supervise and enforce Chapter V.",
+                   act="32024R1689")
+    assert check("We're a French start-up. Will the French regulator or the Commission supervise our model?",
+                 (office,), ACTS).answerable
 
 
 TRANSFERS = _unit("art_45.par_1", "1. A transfer of personal data to a third country or an international organisation "
