@@ -61,7 +61,7 @@ pytestmark = pytest.mark.unit
     ("Are paper folders in a cabinet covered?", "filing system other than by automated means"),
     ("Can I sue in my home country?", "habitual residence"),
     ("Is emotion recognition at work allowed?", "workplace"),
-    ("What must a privacy notice contain?", "information to be provided"),
+    ("What must a privacy notice contain?", "information to be provided to the data subject"),
     ("What are the penalties for breaching the GDPR?", "infringement infringes"),
     ("Does the GDPR apply to a US company with EU customers?", "not established in the Union"),
     ("What should a data processing agreement include?", "processing by a processor governed by a contract"),
