@@ -189,14 +189,13 @@ def _absent_names(question: str, texts: Sequence[str], known: Iterable[str]) -> 
     # Member State alike, so the units need not say "Member State" ("We're a French start-up: will the French
     # regulator or the Commission supervise our model?" is answered by who supervises such models; dev ea11)
     by_rule = not asks_for_value(question) and not _DECIDED.search(question)
-    in_a_member_state = by_rule
     in_a_third_country = "third countr" in haystack and by_rule
     for m in _NAME.finditer(asking):
         name = _POSSESSIVE.sub("", m.group(1))
         low = name.lower()
         if low in known or low in _CALENDAR or re.search(rf"\b{re.escape(low)}\b", haystack):
             continue
-        if (in_a_member_state and low in _MEMBER_STATES) or (in_a_third_country and low in _THIRD_COUNTRIES):
+        if (by_rule and low in _MEMBER_STATES) or (in_a_third_country and low in _THIRD_COUNTRIES):
             continue
         if "-" in name and not any(ch.isdigit() for ch in name):
             continue  # "AI-made", "EU-wide": a compound of words, not a name ("GPT-4" is one)
@@ -364,9 +363,10 @@ def _measured(question: str, known: Iterable[str]) -> tuple[list[str], float]:
 # the perfect or past tense ("In May 2025, had Italy designated ...?"); "What must the Commission adopt?" asks what
 # the act says it must do
 _DECIDED = re.compile(r"\b(?i:has|have|had|did)\s+(?:the\s+)?(?P<body>(?:European\s+)?Commission|Council|"
-                      r"(?:AI\s+)?Board|AI\s+Office|European\s+Data\s+Protection\s+Board|EDPB|[A-Z][a-z]+)\s+(?:already\s+|actually\s+|"
-                      r"officially\s+|ever\s+)?(?i:laid\s+down|adopted|set|published|issued|designated|decided|recommended|"
-                      r"approved|chosen|picked|fixed|specified|determined|agreed)\b")
+                      r"(?:AI\s+)?Board|AI\s+Office|European\s+Data\s+Protection\s+Board|EDPB|[A-Z][a-z]+)\s+"
+                      r"(?:already\s+|actually\s+|officially\s+|ever\s+)?(?i:laid\s+down|adopted|set|published|"
+                      r"issued|designated|decided|recommended|approved|chosen|picked|fixed|specified|determined|"
+                      r"agreed)\b")
 _NOT_BODIES = frozenset({"it", "this", "that", "he", "she", "they", "we", "you", "i", "anyone", "someone", "nobody",
                          "everyone"})
 
