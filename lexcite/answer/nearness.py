@@ -19,7 +19,6 @@ the index's are never read.
 from __future__ import annotations
 
 import bisect
-import hashlib
 import io
 import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -32,6 +31,7 @@ from lexcite.answer.evidence import own_text
 from lexcite.answer.generate_extractive import candidate_sentences, in_context
 from lexcite.contract import Evidence, UnitRecord
 from lexcite.index.manifest import write_atomic
+from lexcite.index.text_vectors import refresh, text_id
 from lexcite.references import heading_of
 
 __all__ = ["sentences_path", "quotable_sentences", "stored_texts", "sentence_id", "update_sentence_vectors", "Nearness",
@@ -47,7 +47,7 @@ def sentences_path(home: Path) -> Path:
 
 
 def sentence_id(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:24]
+    return text_id(text)
 
 
 def quotable_sentences(records: Iterable[UnitRecord]) -> list[str]:
@@ -107,22 +107,12 @@ def update_sentence_vectors(home: Path, records: Iterable[UnitRecord], embedder:
     old = _read(path)
     damaged = int(old is None and path.exists())
     same = old is not None and old[0] == name  # another embedder's vectors are all replaced
-    kept = {i: v for i, v in zip(old[1], old[2], strict=True) if i in wanted} if same else {}
-    todo = [i for i in wanted if i not in kept]
-    for start in range(0, len(todo), _BATCH):
-        batch = todo[start:start + _BATCH]
-        vectors = embedder.embed([wanted[i] for i in batch])  # type: ignore[attr-defined]
-        kept.update(zip(batch, np.asarray(vectors, dtype=np.float16), strict=True))
-        if progress:
-            progress(min(start + _BATCH, len(todo)), len(todo))
-    dropped = sum(1 for i in old[1] if i not in wanted) if same else 0
-    if todo or dropped or not same:
-        ids = list(kept)
-        dim = len(next(iter(kept.values()))) if kept else 0
-        _write(path, name, ids,
-               np.vstack([kept[i] for i in ids]) if ids else np.zeros((0, dim), dtype=np.float16))
-    return {"sentences": len(wanted), "embedded": len(todo), "kept": len(wanted) - len(todo), "dropped": dropped,
-            "damaged": damaged}
+    got = refresh(wanted, old[1] if same else [], old[2] if same else np.zeros((0, 0), np.float16),
+                  embedder.embed, _BATCH, progress)  # type: ignore[attr-defined]
+    if got.changed or not same:
+        _write(path, name, got.ids, got.vectors)
+    return {"sentences": len(wanted), "embedded": got.embedded, "kept": len(wanted) - got.embedded,
+            "dropped": got.dropped, "damaged": damaged}
 
 
 def _write(path: Path, embedder: str, ids: Sequence[str], vectors: np.ndarray) -> None:

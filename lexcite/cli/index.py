@@ -38,6 +38,8 @@ def index(
                                                                       "the index's, else e5.")] = None,
     reranker: Annotated[str | None, typer.Option("--reranker", help="none, embedder:<name> or "
                                                                      "cross-encoder:<name or path>.")] = None,
+    second: Annotated[str | None, typer.Option("--second", help="The second embedder (mpnet) or none; default: "
+                                                                 "the index's, else mpnet.")] = None,
     golden: Annotated[Path | None, typer.Option("--golden", help="Golden set to calibrate on (dev split).")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
@@ -50,7 +52,7 @@ def index(
         raise ConfigError(f"--golden {golden}: no such file; nothing was changed")
     with progress() as bar:
         report, calibration, notes = index_and_calibrate(bar, rebuild=rebuild, embedder=embedder, reranker=reranker,
-                                                         golden=golden)
+                                                         second=second, golden=golden)
     if as_json:
         print(json.dumps({**report.to_dict(), "notes": notes,
                           "calibration": calibration.to_dict() if calibration else None}, ensure_ascii=False))
@@ -59,7 +61,7 @@ def index(
 
 
 def index_and_calibrate(bar: Any, *, rebuild: bool = False, embedder: str | None = None,
-                        reranker: str | None = None, golden: Path | None = None,
+                        reranker: str | None = None, second: str | None = None, golden: Path | None = None,
                         only_if_changed: bool = False) -> tuple[BuildReport, Calibration | None, list[str]]:
     """Build (or update) the index, embed the sentences the reranker and the offline answer read, then calibrate on
     the golden set's dev split; `only_if_changed`: embed and calibrate only when the build changed the index (a
@@ -67,15 +69,19 @@ def index_and_calibrate(bar: Any, *, rebuild: bool = False, embedder: str | None
     from lexcite.eval.golden import default_golden_path
     from lexcite.eval.golden_run import calibrate_on
     from lexcite.index.build import build
+    from lexcite.index.second import second_path
 
     bar.update("indexing")
-    report = build(rebuild=rebuild, embedder=embedder, reranker=reranker, settings=settings(),
+    report = build(rebuild=rebuild, embedder=embedder, reranker=reranker, second=second, settings=settings(),
                    progress=lambda what, i, n: bar.update(what, i, n))
     calibration, notes = None, list(report.notes)
-    if only_if_changed and not (report.embedded or report.removed or report.metadata_updated):
+    # the second vectors of an index built before them are made even when nothing else changed
+    if only_if_changed and not (report.embedded or report.removed or report.metadata_updated) \
+            and (report.second == "none" or second_path(settings().home).exists()):
         return report, None, notes
     # before calibrating: the reranker reads them, so the threshold is calibrated on the scores they give
     notes.append(index_sentences(report.embedder, bar))
+    notes.append(index_second(report.second, bar))
     path = golden or default_golden_path()
     if path.exists():
         bar.update("calibrating")
@@ -101,6 +107,29 @@ def index_sentences(embedder: str, bar: Any) -> str:
     return (f"sentence vectors for the reranker and the offline answer ({embedder}): {counts['sentences']} texts "
             f"(each sentence alone and under its heading), {counts['embedded']} embedded, {counts['dropped']} dropped"
             f"{damaged}")
+
+
+def index_second(name: str, bar: Any) -> str:
+    """Embed every passage with the second embedder (lexcite/index/second.py), or remove its vectors for "none";
+    returns the line saying what was done."""
+    from lexcite.catalog import Catalog
+    from lexcite.index.chunks import DEFAULT_GRANULARITY, passages
+    from lexcite.index.embed import get_embedder
+    from lexcite.index.manifest import load_manifest
+    from lexcite.index.second import second_path, update_second_vectors
+
+    home = settings().home
+    if name == "none":
+        second_path(home).unlink(missing_ok=True)
+        return "no second embedder (--second none): its stage is off"
+    bar.update("second reading")
+    with Catalog(settings=settings()) as catalog:
+        items = passages(catalog.records(), (load_manifest(home) or {}).get("granularity", DEFAULT_GRANULARITY))
+    counts = update_second_vectors(home, items, get_embedder(name),
+                                   progress=lambda i, n: bar.update(f"embedding passages ({name})", i, n))
+    damaged = f"; {second_path(home)} could not be read whole and was rewritten" if counts["damaged"] else ""
+    return (f"second reading ({name}): {counts['chunks']} chunks, {counts['embedded']} embedded, "
+            f"{counts['dropped']} dropped{damaged}")
 
 
 def print_index_report(report: BuildReport, calibration: Calibration | None, notes: list[str], to: Any) -> None:

@@ -35,6 +35,7 @@ from lexcite.index.interrupted import build_lock, drop_leftovers, mark_building,
 from lexcite.index.manifest import FIX, MANIFEST_FORMAT, load_manifest, save_manifest
 from lexcite.index.named import save_terms, terms_path
 from lexcite.index.rerank import load_reranker, parse_spec
+from lexcite.index.second import DEFAULT_SECOND, SECOND_CHOICES
 
 __all__ = ["build", "BuildReport", "DEFAULT_RERANKER", "collection_name", "bm25_path", "check_store"]
 
@@ -54,10 +55,11 @@ class BuildReport:
     reranker: str
     seconds: float
     notes: tuple[str, ...] = field(default_factory=tuple)
+    second: str = "none"  # the second embedder (second.py), whose vectors `lexcite index` embeds after the build
 
     def to_dict(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in ("passages", "chunks", "embedded", "metadata_updated", "removed",
-                                            "unchanged", "embedder", "reranker", "seconds")}
+                                            "unchanged", "embedder", "reranker", "second", "seconds")}
         d["notes"] = list(self.notes)
         return d
 
@@ -137,6 +139,7 @@ def build(
     rebuild: bool = False,
     embedder: str | None = None,
     reranker: str | None = None,
+    second: str | None = None,
     granularity: str | None = None,
     home: Path | None = None,
     chroma_url: str | None = None,
@@ -145,8 +148,10 @@ def build(
 ) -> BuildReport:
     """Build or update the index from the catalog (calibrate it afterwards: calibrate.py).
 
-    `embedder`, `reranker` and `granularity` default to what the existing index uses, else the
-    module defaults. The new manifest has no thresholds until `calibrate` runs.
+    `embedder`, `reranker`, `second` and `granularity` default to what the existing index uses, else the
+    module defaults; `second` ("mpnet", or "none") is recorded in the manifest, its vectors are embedded by
+    `second.update_second_vectors` (the CLI does it after the build). The new manifest has no thresholds until
+    `calibrate` runs.
 
     One build at a time per home; a build interrupted halfway is completed by the next one, and the
     collections an interrupted build left behind are dropped (lexcite/index/interrupted.py).
@@ -163,15 +168,15 @@ def build(
     catalog = catalog or Catalog(home / "catalog.sqlite")
     try:
         with build_lock(home):
-            return _build(catalog, home, url, rebuild, embedder, reranker, granularity, progress, t0)
+            return _build(catalog, home, url, rebuild, embedder, reranker, second, granularity, progress, t0)
     finally:
         if own:
             catalog.close()
 
 
 def _build(catalog: Catalog, home: Path, url: str | None, rebuild: bool, embedder: str | None,
-           reranker: str | None, granularity: str | None, progress: Callable[[str, int, int], None] | None,
-           t0: float) -> BuildReport:
+           reranker: str | None, second: str | None, granularity: str | None,
+           progress: Callable[[str, int, int], None] | None, t0: float) -> BuildReport:
     try:
         previous = load_manifest(home)
     except IndexMismatch:
@@ -183,12 +188,17 @@ def _build(catalog: Catalog, home: Path, url: str | None, rebuild: bool, embedde
     emb_name = embedder or (previous or {}).get("embedder") or DEFAULT_EMBEDDER
     rr_spec = reranker or (previous or {}).get("reranker") or DEFAULT_RERANKER
     gran = granularity or (previous or {}).get("granularity") or DEFAULT_GRANULARITY
+    second_name = second or (previous or {}).get("second") or DEFAULT_SECOND
     kind, rr_arg = parse_spec(rr_spec)
     emb = get_embedder(emb_name)
     reuse = kind == "embedder" and rr_arg == emb_name  # the dense vectors serve the reranker as they are
     rr_emb = get_embedder(rr_arg) if kind == "embedder" and not reuse else None
     if kind == "cross-encoder":
         load_reranker(rr_spec)  # a model that cannot load fails here, before the index is touched
+    if second_name not in SECOND_CHOICES:  # a threshold's stages name the stage, not its model: one model
+        raise ConfigError(f"--second {second_name!r} is not one of: {', '.join(SECOND_CHOICES)}")
+    if second_name != "none":
+        get_embedder(second_name)  # likewise
     if not catalog.versions():  # after the options are checked: a bad option is named first
         raise ConfigError("the catalog is empty: nothing to index; store acts first "
                           "(lexcite ingest FILE... or lexcite refresh)")
@@ -270,6 +280,7 @@ def _build(catalog: Catalog, home: Path, url: str | None, rebuild: bool, embedde
         "rerank_collection": rr_name,
         "passages": new_dense,
         "rerank_passages": new_rr,
+        "second": second_name,
         "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "thresholds": {},
     }
@@ -284,6 +295,7 @@ def _build(catalog: Catalog, home: Path, url: str | None, rebuild: bool, embedde
         passages=len(items), chunks=sum(v[2] for v in new_dense.values()), embedded=stats["embedded"],
         metadata_updated=stats["metadata_updated"], removed=stats["removed"], unchanged=stats["unchanged"],
         embedder=emb_name, reranker=rr_spec, seconds=round(time.perf_counter() - t0, 2), notes=tuple(notes),
+        second=second_name,
     )
 
 

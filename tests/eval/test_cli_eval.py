@@ -91,7 +91,7 @@ def test_eval_json_on_a_real_index_prints_one_object_and_writes_the_report(corpu
     assert summary["n"] == 6
     assert list(summary["ablation"]) == ["bm25", "dense", "hybrid", "+siblings", "+rerank", "+binding", "+value",
                                          "+named", "+provenance", "+dates", "+definitions", "+acts",
-                                         "+expansion", "+sentences", "+applicability", "+asking",
+                                         "+expansion", "+sentences", "+applicability", "+asking", "+second",
                                          "full"]
     assert summary["hit@k"] is not None and 0 <= summary["hit@k"] <= 1
     assert summary["superseded_cited"] == 0

@@ -32,6 +32,8 @@ NAMED = {
                        "provenance", "dates", "definitions", "acts", "expansion", "sentences", "applicability"},
     "+asking": {"bm25", "dense", "siblings", "rerank", "binding_priority", "value_priority", "named", "provenance",
                 "dates", "definitions", "acts", "expansion", "sentences", "applicability", "asking"},
+    "+second": {"bm25", "dense", "siblings", "rerank", "binding_priority", "value_priority", "named", "provenance",
+                "dates", "definitions", "acts", "expansion", "sentences", "applicability", "asking", "second"},
 }
 
 
