@@ -265,9 +265,7 @@ class Searcher:
             # its best passages join the pool after fusion rather than in it: a third list in the fusion pushed
             # some of BM25's and e5's best out of the pool (dev hit@6 0.837 -> 0.810 at 40, 0.814 at 20)
             t = time.perf_counter()
-            # the question with the acts' terms for what it says in its own words, as BM25 reads it ("DPIA": data
-            # protection impact assessment, which mpnet does not know; dev hit@6 / MRR 0.856 / 0.647 -> 0.859 / 0.650)
-            second = reading.cosines(reading.embed(expand_query(query, lay)))
+            second = reading.cosines(reading.embed(query))  # read as written, like the dense retriever
             inside = np.flatnonzero(mask & ~np.isnan(second))
             best = inside[np.argsort(-second[inside], kind="stable")[:P.n_second]]
             floor = min(pool.values(), default=0.0)
