@@ -38,8 +38,8 @@ def index(
                                                                       "the index's, else e5.")] = None,
     reranker: Annotated[str | None, typer.Option("--reranker", help="none, embedder:<name> or "
                                                                      "cross-encoder:<name or path>.")] = None,
-    second: Annotated[str | None, typer.Option("--second", help="The second embedder (mpnet) or none; default: "
-                                                                 "the index's, else mpnet.")] = None,
+    second: Annotated[str | None, typer.Option("--second", help="A second embedder, mpnet, or none; default: "
+                                                                 "the index's, else none.")] = None,
     golden: Annotated[Path | None, typer.Option("--golden", help="Golden set to calibrate on (dev split).")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:

@@ -30,7 +30,9 @@ from lexcite.index.text_vectors import refresh, text_id
 
 __all__ = ["DEFAULT_SECOND", "SECOND_CHOICES", "second_path", "update_second_vectors", "SecondReading", "load_second"]
 
-DEFAULT_SECOND = "mpnet"
+# Off unless asked for (`lexcite index --second mpnet`): reading a question needs torch and the model, 5.2 s to load
+# in a fresh process (beside issue 15's 1.5 s start-up of `lexcite ask`), and ~80 ms a question (p95 195 -> 376 ms)
+DEFAULT_SECOND = "none"
 SECOND_CHOICES = ("mpnet", "none")  # "none" leaves the stage out of the index
 _BATCH = 256  # the embedder orders each batch by length, so a large batch pads little
 Progress = Callable[[int, int], None]

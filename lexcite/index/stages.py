@@ -30,7 +30,9 @@ class Stages:
     acts: bool = True  # the units of an act the question names ("under the AI Act", "GDPR") first (named.py)
     expansion: bool = True  # BM25 adds the acts' terms for what the question says in its own words (lay_terms.py)
     asking: bool = True  # BM25 reads the sentences that ask twice, the situation before them once (question.py)
-    second: bool = True  # a second embedder's best passages join the pool, its cosine moves the order (second.py)
+    # a second embedder's best passages join the pool, its cosine moves the order (second.py); it runs where the
+    # index has its vectors (`lexcite index --second mpnet`), which it does not by default
+    second: bool = True
     threshold: bool = True
     # the reranker also reads each candidate's sentence nearest the question (nearest_sentence.py)
     sentences: bool = True
