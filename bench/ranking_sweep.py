@@ -68,7 +68,7 @@ def main() -> None:
     memo, hits, mrrs = {}, [], []
     with Catalog() as catalog, Searcher(catalog=catalog) as searcher:
         # the default configuration's threshold as calibrated, whatever the parameters it was calibrated with
-        threshold = float(searcher.manifest["thresholds"][stages_key(Stages())]["value"])
+        threshold = float(searcher.manifest["thresholds"][stages_key(searcher.active(Stages()))]["value"])
         searcher.params = replace(searcher.params, **json.loads(args.params))
         searcher.threshold_for = lambda _stages: threshold  # type: ignore[method-assign]
         if args.budget is not None:

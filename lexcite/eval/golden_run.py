@@ -85,7 +85,7 @@ def run_golden(
     model = settings.claude_model
     no_rag = claude_no_rag(api_key, model) if api_key and with_answers else None
     with Searcher(home, settings=settings) as searcher:
-        stored = searcher.manifest.get("thresholds", {}).get(stages_key(Stages()))
+        stored = searcher.manifest.get("thresholds", {}).get(stages_key(searcher.active(Stages())))
         records = am.independent_support(catalog_record_date(searcher.catalog))
         # As in calibration: a question about acts the catalog does not hold grades nothing here.
         held = {v.act for v in searcher.catalog.versions()}

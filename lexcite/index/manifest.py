@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -103,8 +103,10 @@ class ThresholdInUse:
 
 
 def threshold_in_use(manifest: dict[str, Any]) -> ThresholdInUse | None:
-    """The default configuration's threshold in `manifest`; None when it was not calibrated."""
-    entry = manifest.get("thresholds", {}).get(stages_key(Stages()))
+    """The default configuration's threshold in `manifest`; None when it was not calibrated. An index built without
+    the second reading (`lexcite index --second none`, the default) runs the default stages without it."""
+    stages = Stages() if manifest.get("second", "none") != "none" else replace(Stages(), second=False)
+    entry = manifest.get("thresholds", {}).get(stages_key(stages))
     if entry is None:
         return None
     golden = str(entry.get("golden", ""))
