@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from lexcite.index.manifest import threshold_in_use
@@ -11,8 +13,10 @@ pytestmark = pytest.mark.unit
 
 
 def _manifest(golden: str) -> dict:
-    return {"embedder": "e5", "reranker": "embedder:e5",
-            "thresholds": {stages_key(Stages()): {"value": 0.964, "scale": "cosine", "golden": golden},
+    return {"embedder": "e5", "reranker": "embedder:e5",  # no "second": built without the second reading
+            "thresholds": {stages_key(replace(Stages(), second=False)): {"value": 0.964, "scale": "cosine",
+                                                                           "golden": golden},
+                           stages_key(Stages()): {"value": 0.904, "scale": "cosine", "golden": golden},
                            "other-stages": {"value": 0.1, "golden": golden}}}
 
 
@@ -20,6 +24,7 @@ def test_the_threshold_in_use_is_the_default_stages_one_and_says_whose_questions
     own = threshold_in_use(_manifest("data/golden/golden.jsonl"))
     assert (own.value, own.scale, own.shipped) == (0.964, "cosine", False)
     assert own.source == "calibrated on data/golden/golden.jsonl"
+    assert threshold_in_use({**_manifest("g.jsonl"), "second": "mpnet"}).value == 0.904  # the stage runs
     shipped = threshold_in_use(_manifest("shipped:e5/embedder:e5"))
     assert shipped.shipped and shipped.source == "calibrated on the shipped golden set:e5/embedder:e5"
 
