@@ -75,7 +75,8 @@ def run_golden(
         ConfigError: a bad golden file or option, or no calibrated threshold.
         IndexMismatch: no index, or an index out of step with the catalog.
     """
-    from lexcite.index.search import Searcher, Stages, stages_key
+    from lexcite.index.manifest import default_stages
+    from lexcite.index.search import Searcher, stages_key
 
     settings = config.settings(settings)
     questions = load_golden(golden, split)
@@ -85,7 +86,7 @@ def run_golden(
     model = settings.claude_model
     no_rag = claude_no_rag(api_key, model) if api_key and with_answers else None
     with Searcher(home, settings=settings) as searcher:
-        stored = searcher.manifest.get("thresholds", {}).get(stages_key(searcher.active(Stages())))
+        stored = searcher.manifest.get("thresholds", {}).get(stages_key(default_stages(searcher.manifest)))
         records = am.independent_support(catalog_record_date(searcher.catalog))
         # As in calibration: a question about acts the catalog does not hold grades nothing here.
         held = {v.act for v in searcher.catalog.versions()}

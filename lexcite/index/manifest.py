@@ -24,7 +24,7 @@ from lexcite.index.dense import same_backend
 from lexcite.index.stages import Stages, stages_key
 
 __all__ = ["MANIFEST_FORMAT", "FIX", "NO_INDEX", "manifest_path", "load_manifest", "save_manifest", "write_atomic",
-           "check", "ThresholdInUse", "threshold_in_use"]
+           "check", "ThresholdInUse", "threshold_in_use", "default_stages"]
 
 MANIFEST_FORMAT = 1
 FIX = "run `lexcite index --rebuild`"
@@ -102,11 +102,15 @@ class ThresholdInUse:
     shipped: bool  # from the shipped thresholds (a catalog no golden question covers), not the user's questions
 
 
+def default_stages(manifest: dict[str, Any]) -> Stages:
+    """The default configuration as this index runs it: without the second reading when it was built without one
+    (`lexcite index --second none`, the default)."""
+    return Stages() if manifest.get("second", "none") != "none" else replace(Stages(), second=False)
+
+
 def threshold_in_use(manifest: dict[str, Any]) -> ThresholdInUse | None:
-    """The default configuration's threshold in `manifest`; None when it was not calibrated. An index built without
-    the second reading (`lexcite index --second none`, the default) runs the default stages without it."""
-    stages = Stages() if manifest.get("second", "none") != "none" else replace(Stages(), second=False)
-    entry = manifest.get("thresholds", {}).get(stages_key(stages))
+    """The default configuration's threshold in `manifest`; None when it was not calibrated."""
+    entry = manifest.get("thresholds", {}).get(stages_key(default_stages(manifest)))
     if entry is None:
         return None
     golden = str(entry.get("golden", ""))
