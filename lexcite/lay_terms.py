@@ -241,8 +241,12 @@ def expand_query(query: str, terms: Sequence[str] | None = None) -> str:
     return f"{query} {' '.join(extra)}" if extra else query
 
 
-# "small mid-cap enterprises (SMCs)", "the European Artificial Intelligence Board (the 'Board')" is not one
-_PARENTHESISED = re.compile(r"((?:[\w-]+\s+){1,7})\(([A-Z]{2,6})s?\)")
+# "small mid-cap enterprises (SMCs)", "the European Artificial Intelligence Board (the 'Board')" is not one: the
+# abbreviation is found first and the words before it read back from there (a pattern that starts with the words
+# tried seven of them at every word of the text: 20 ms an answer)
+_PARENTHESISED = re.compile(r"\s\(([A-Z]{2,6})s?\)")
+_WORDS_BEFORE = re.compile(r"(?:[\w-]+\s+){1,7}\Z")
+_LOOK_BACK = 400  # characters: more than seven words take
 # "“small mid-cap enterprise” or “SMC” means"
 _DEFINED_PAIR = re.compile(r"[‘'\"“]([^’'\"”]{2,80})[’'\"”]\s+or\s+[‘'\"“]([^’'\"”]{2,12})[’'\"”]"
                            r"\s+(?:means|shall mean)")
@@ -269,7 +273,10 @@ def abbreviations(texts: Iterable[str]) -> dict[str, str]:
             if m[2].isupper():
                 found.setdefault(m[2], m[1])
         for m in _PARENTHESISED.finditer(text):
-            abbr, words = m[2], m[1].split()
+            before = _WORDS_BEFORE.search(text, max(0, m.start() - _LOOK_BACK), m.start() + 1)
+            if before is None:
+                continue
+            abbr, words = m[1], before[0].split()
             for start in range(len(words) - 1, -1, -1):
                 tail = words[start:]
                 if tail[0].lower() in ENGLISH_STOPWORDS or tail[0][0].upper() != abbr[0]:

@@ -39,7 +39,7 @@ def index(
     reranker: Annotated[str | None, typer.Option("--reranker", help="none, embedder:<name> or "
                                                                      "cross-encoder:<name or path>.")] = None,
     second: Annotated[str | None, typer.Option("--second", help="A second embedder, mpnet, or none; default: "
-                                                                 "the index's, else none.")] = None,
+                                                                 "the index's, else mpnet.")] = None,
     golden: Annotated[Path | None, typer.Option("--golden", help="Golden set to calibrate on (dev split).")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:

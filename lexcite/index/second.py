@@ -10,7 +10,7 @@ the pool's best (the reranker's scale, on which the abstention threshold is cali
 The vectors are stored by the text of each chunk (a hash), as the sentence vectors are (answer/nearness.py):
 a vector is right for any passage whose chunk says the same words, so the file cannot go stale, only lack
 the passages indexed since (those are not read by this stage until the next `lexcite index`). A query costs
-one embedding (50-90 ms on 2 cores) and a product with ~4,000 stored rows.
+one embedding (15-30 ms on 2 cores, mpnet_onnx.py) and a product with ~4,000 stored rows.
 """
 
 from __future__ import annotations
@@ -23,16 +23,18 @@ from pathlib import Path
 
 import numpy as np
 
+from lexcite.errors import LexciteError
 from lexcite.index.chunks import Passage, chunk_texts
-from lexcite.index.embed import Embedder
-from lexcite.index.manifest import write_atomic
+from lexcite.index.embed import Embedder, get_embedder
+from lexcite.index.manifest import load_manifest, write_atomic
 from lexcite.index.text_vectors import refresh, text_id
 
-__all__ = ["DEFAULT_SECOND", "SECOND_CHOICES", "second_path", "update_second_vectors", "SecondReading", "load_second"]
+__all__ = ["DEFAULT_SECOND", "SECOND_CHOICES", "second_path", "update_second_vectors", "SecondReading", "load_second",
+           "start_loading"]
 
-# Off unless asked for (`lexcite index --second mpnet`): reading a question needs torch and the model, 5.2 s to load
-# in a fresh process (beside issue 15's 1.5 s start-up of `lexcite ask`), and ~80 ms a question (p95 195 -> 376 ms)
-DEFAULT_SECOND = "none"
+# On unless `lexcite index --second none`: questions are read by onnxruntime (mpnet_onnx.py), 15-30 ms each, its
+# model loading while the rest of the index opens
+DEFAULT_SECOND = "mpnet"
 SECOND_CHOICES = ("mpnet", "none")  # "none" leaves the stage out of the index
 _BATCH = 256  # the embedder orders each batch by length, so a large batch pads little
 Progress = Callable[[int, int], None]
@@ -109,9 +111,19 @@ class SecondReading:
         return best
 
     def embed(self, question: str) -> np.ndarray:
-        from lexcite.index.embed import get_embedder
-
         return get_embedder(self.embedder).embed([question], query=True)[0]
+
+
+def start_loading(home: Path, manifest: dict | None = None) -> None:
+    """Start loading the model of the second reading of the index in `home`, when it has one: mpnet's loads in the
+    background (mpnet_onnx.py), so `lexcite ask` calls this first thing and imports and opens the rest meanwhile.
+    Errors are left for the search to raise, where they say what the index needs."""
+    try:
+        name = (manifest or load_manifest(home) or {}).get("second", "none")
+        if name != "none" and second_path(home).is_file():
+            get_embedder(name)
+    except (LexciteError, OSError, ValueError):
+        pass
 
 
 def load_second(home: Path, passages: Sequence[Passage]) -> SecondReading | None:

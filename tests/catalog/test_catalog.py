@@ -105,6 +105,17 @@ class TestStore:
         with pytest.raises(CatalogError, match="not one of"):
             catalog.store(_act("2099-01-01"), _source("a"), status="valid")
 
+    def test_the_state_follows_writes_by_this_connection_and_by_another(self, catalog, tmp_path):
+        empty = catalog.state()
+        assert catalog.state() == empty  # read once, kept until a write
+        catalog.store(_act("2099-01-01"), _source("a"))
+        stored = catalog.state()
+        assert stored != empty
+        with Catalog(tmp_path / "catalog.sqlite") as other:  # another process's catalog, on the same file
+            other.store(_act("2099-01-01", text="Providers shall not comply."), _source("b"))
+            assert other.state() != stored
+            assert catalog.state() == other.state()
+
     def test_a_failure_midway_leaves_the_previous_state_whole(self, catalog):
         catalog.store(_act("2099-01-01"), _source("a"))
         before = catalog.state()

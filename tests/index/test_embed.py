@@ -29,13 +29,24 @@ def test_the_same_question_twice_is_embedded_once_and_each_caller_gets_its_own_c
     assert e.calls == [(("fines?",), True)] and b.tolist() == [[6.0, 1.0]]
 
 
-def test_passages_and_batches_are_embedded_each_time():
+def test_passages_are_embedded_each_time():
     e = Counting()
     e.embed(["fines?"], query=True)
     e.embed(["fines?"], query=False)  # a passage is not the question
-    e.embed(["fines?", "logs?"], query=True)
-    e.embed(["fines?"], query=True)
+    e.embed(["fines?"], query=False)
     assert len(e.calls) == 3
+
+
+def test_questions_asked_together_are_embedded_in_one_call_and_kept_each():
+    e = Counting()
+    e.embed(["fines?"], query=True)
+    both = e.embed(["fines?", "fines? penalties"], query=True)  # only the new one is embedded
+    assert both.tolist() == [[6.0, 1.0], [16.0, 1.0]] and e.calls[-1] == (("fines? penalties",), True)
+    e.embed(["fines? penalties"], query=True)
+    e.embed(["a", "b", "c", "d", "e"], query=True)  # more than are kept: embedded, not kept
+    assert len(e.calls) == 3
+    e.embed(["a"], query=True)
+    assert len(e.calls) == 4
 
 
 def test_the_last_four_questions_are_kept_and_an_older_one_is_embedded_again():
