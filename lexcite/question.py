@@ -77,8 +77,9 @@ _CUES = {
     "payment": r"\b(?:fees?|charges?|charged|costs?|pay|pays|paid|paying|payable|prices?)\b",
 }
 _COMPILED = {k: re.compile(v, re.I) for k, v in _CUES.items()}
-# "how many (working) days" asks for a period: neither a count nor a date
-_HOW_MANY_UNITS = re.compile(r"\bhow many (?:working |business |calendar |clear )?(?:days|weeks|months|years|hours)\b",
+# "how many (working) days", "the maximum number of months" ask for a period: neither a count nor a date
+_HOW_MANY_UNITS = re.compile(r"\b(?:how many|(?:maximum |minimum )?number of) (?:working |business |calendar |clear )?"
+                             r"(?:days|weeks|months|years|hours)\b",
                              re.I)
 
 

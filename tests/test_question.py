@@ -41,6 +41,12 @@ def test_how_many_working_days_asks_for_a_period_not_a_count():
     assert cues("How many experts sit on the panel, and how many days do they have?").count
 
 
+def test_the_number_of_months_asks_for_a_period_as_how_many_months_does():
+    months = cues("What is the maximum number of months a start-up may stay in a sandbox?")
+    assert months.period and not months.count and not months.date
+    assert cues("What is the minimum number of staff a body needs?").count  # a count of what is not time
+
+
 def test_an_italian_since_when_asks_for_a_date():
     assert cues("Da quando valgono gli obblighi per chi fornisce modelli di IA?").date
     assert not cues("Quali obblighi valgono per chi fornisce modelli di IA?").date

@@ -278,7 +278,10 @@ def _kinds(text: str, payment: bool = False) -> set[str]:
 # is about that thing too: "fines of up to EUR 15 000 000" state no insurance cover.
 _STOP = r"(?=\s+(?:is|are|does|do|must|has|have|can|could|may|did|was|were|should|will|would|shall|need|needs|to|" \
         r"in|for|per|under|by|on|at|that|which|a|an|the)\b|\s*[?,.;—–-]|\s*$)"
-_HOW_MANY = re.compile(rf"\bhow (?:many|much)\s+((?:[\w'’-]+\s+){{0,5}}?[\w'’-]+?){_STOP}", re.I)
+# "the (maximum) number of staff" counts as "how many staff"
+_HOW_MANY = re.compile(rf"\b(?:how (?:many|much)|number of)\s+((?:[\w'’-]+\s+){{0,5}}?[\w'’-]+?){_STOP}", re.I)
+# "how many working days": the days are the unit, not the thing measured
+_UNIT_WORDS = re.compile(r"^(?:working|business|calendar|clear)\s+(?=(?:hours|days|weeks|months|years)\b)", re.I)
 _VALUE_NOUN = re.compile(r"\b(?:what|which)(?:'s| is| are| was| were)? (?:the )?((?:[\w'’-]+ ){0,2}(?:fees?|salary|"
                          r"salaries|age|price|costs?|charges?))\b", re.I)
 
@@ -294,7 +297,8 @@ def _noun_kinds(question: str) -> frozenset[str]:
 
 # "How many years do we have to keep our record ...?", "Within how many days must the authority circulate its draft
 # decision?": a time is asked for, and what it measures is the act done within it
-_DURATION_OF = re.compile(r"\b(?:how long|how many (?:working )?(?:hours|days|weeks|months|years)|within how many \w+)"
+_DURATION_OF = re.compile(r"\b(?:how long|(?:how many|number of) (?:working |business |calendar )?"
+                          r"(?:hours|days|weeks|months|years)|within how many \w+)"
                           r"\b[^?]*?\b(?:to|must|shall|should)\s+(?P<act>[^?]+)", re.I)
 
 
@@ -349,7 +353,7 @@ def _measured(question: str, known: Iterable[str]) -> tuple[list[str], float]:
         return [t for t in content_terms(phrase) if t not in _ASKING and t not in _GENERIC and t not in known]
 
     if m := _HOW_MANY.search(asking) or _VALUE_NOUN.search(asking):
-        phrase = m.group(1)
+        phrase = _UNIT_WORDS.sub("", m.group(1))
         if " of " in f" {phrase} ":  # "how many hours of training": training
             phrase = re.sub(r"^(?:[\w'’-]+\s+)*?of\s+", "", phrase)
         if thing := stems(phrase):

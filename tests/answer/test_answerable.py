@@ -63,6 +63,16 @@ class TestOnRealUnits:
         assert not v.answerable and v.rule == VALUE_NOT_STATED and "insur" in v.reason
         assert v.detail["measured"] == ["liabl", "insur"]  # "cover": a word these units do not use
 
+    def test_the_number_of_a_thing_measures_it_as_how_many_does(self, units):
+        v = check("What is the minimum number of members the European AI Board must have?",
+                  units.evidence("art_65.par_2"), ACTS)
+        assert v.detail["measured"] == ["member"]
+
+    def test_working_days_are_the_unit_and_what_is_done_within_them_is_measured(self, units):
+        v = check("How many working days does a provider have to draw up the EU declaration of conformity?",
+                  units.evidence("art_47.par_1"), ACTS)
+        assert "declar" in v.detail["measured"] and "work" not in v.detail["measured"]
+
     def test_a_count_the_act_writes_in_words_answers(self, units):
         v = check("How many members does the European AI Board have?", units.evidence("art_65.par_2"), ACTS)
         assert v.answerable
