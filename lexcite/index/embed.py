@@ -125,7 +125,7 @@ class _MiniLM(_SentenceTransformer):
 
 
 class _MPNet(_LastQuery):
-    """all-mpnet-base-v2 run by onnxruntime (mpnet_onnx.py): no torch, 15-30 ms a question; its session loads in
+    """all-mpnet-base-v2 run by onnxruntime (mpnet_onnx.py): no torch, ~30 ms a question (p95 45); its session loads in
     the background from here on."""
 
     def __init__(self) -> None:

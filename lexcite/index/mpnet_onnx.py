@@ -7,9 +7,9 @@ relative-position bias in place of token types, so lexcite writes those layers a
 the model's own weights, once, beside the unpacked model (`build_layers`; the `onnx` package is needed
 only then), and onnxruntime (already there for chromadb) runs it:
 
-- a question costs 15-30 ms (numpy's matrix products took 70, torch 80) and a 256-word passage 0.3 s
+- a question costs ~30 ms, 45 at p95 (numpy's matrix products took 66, torch 80) and a 256-word passage 0.3 s
   (torch 0.43 s), so the index's passages are read the same way and torch is never loaded for mpnet;
-- the session loads in a background thread from the moment the embedder is made (0.3-0.7 s, the GIL
+- the session loads in a background thread from the moment the embedder is made (0.3-0.9 s, the GIL
   released), so `lexcite ask` opens the rest of its index meanwhile;
 - the word and position embeddings, their LayerNorm and the relative-position bias are computed in
   numpy over a memory map of `model.safetensors` (only the rows a question uses are read);

@@ -10,7 +10,7 @@ the pool's best (the reranker's scale, on which the abstention threshold is cali
 The vectors are stored by the text of each chunk (a hash), as the sentence vectors are (answer/nearness.py):
 a vector is right for any passage whose chunk says the same words, so the file cannot go stale, only lack
 the passages indexed since (those are not read by this stage until the next `lexcite index`). A query costs
-one embedding (15-30 ms on 2 cores, mpnet_onnx.py) and a product with ~4,000 stored rows.
+one embedding (~30 ms on 2 cores, mpnet_onnx.py) and a product with ~4,000 stored rows.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from lexcite.index.text_vectors import refresh, text_id
 __all__ = ["DEFAULT_SECOND", "SECOND_CHOICES", "second_path", "update_second_vectors", "SecondReading", "load_second",
            "start_loading"]
 
-# On unless `lexcite index --second none`: questions are read by onnxruntime (mpnet_onnx.py), 15-30 ms each, its
+# On unless `lexcite index --second none`: questions are read by onnxruntime (mpnet_onnx.py), ~30 ms each, its
 # model loading while the rest of the index opens
 DEFAULT_SECOND = "mpnet"
 SECOND_CHOICES = ("mpnet", "none")  # "none" leaves the stage out of the index
