@@ -32,11 +32,14 @@ def calibrate_on(golden: Path | None = None, **kw: Any) -> Any:
     Raises:
         ConfigError: no such golden file, or no dev question in it.
     """
-    from lexcite.index.calibrate import calibrate
+    from lexcite.index.calibrate import MIN_COVERED, calibrate
 
     path = golden or default_golden_path()
     if not path.exists():
         raise ConfigError(f"no golden set at {path}; give one with --golden FILE")
+    # the shipped set covers its own acts: over a catalog it barely covers, its recorded line is used instead
+    shipped_set = path.resolve() == default_golden_path().resolve()
+    kw.setdefault("min_covered", MIN_COVERED if shipped_set else 1)
     return calibrate(load_golden(path, split="dev"), str(path), **kw)
 
 

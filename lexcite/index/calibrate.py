@@ -25,9 +25,9 @@ admitted. It is measured, not chosen:
 `test` questions are never given here. One threshold is stored per ranking
 configuration (`stages_key`) in the index manifest.
 
-5. A catalog the golden set does not cover (the user's own acts: no answerable dev
-   question here) gets the threshold calibrated on the shipped golden set over its own
-   acts for the same embedder and reranker (data/golden/thresholds.json, written by
+5. A catalog the shipped golden set does not cover (the user's own acts: fewer than
+   `MIN_COVERED` answerable dev questions here) gets the threshold calibrated on the shipped
+   golden set over its own acts for the same embedder and reranker (data/golden/thresholds.json, written by
    `python bench/shipped_thresholds.py HOME`): the same score scale, stated as such
    (`golden` says "shipped"). `lexcite calibrate --golden FILE` with the user's own
    questions replaces it.
@@ -54,10 +54,15 @@ from lexcite.index.manifest import load_manifest, save_manifest
 from lexcite.index.search import Searcher
 from lexcite.index.stages import ABLATION, Params, Stages, stages_key
 
-__all__ = ["Calibration", "CalibrationQuestion", "choose_threshold", "calibrate", "MAX_WRONG_ABSTAIN", "RULE",
-           "SHIPPED", "shipped_key"]
+__all__ = ["Calibration", "CalibrationQuestion", "choose_threshold", "calibrate", "MAX_WRONG_ABSTAIN", "MIN_COVERED",
+           "RULE", "SHIPPED", "shipped_key"]
 
 MAX_WRONG_ABSTAIN = 0.0
+# A line drawn under a few answerable questions refuses every other question that scores below the lowest of them
+# (about 1 in k+1 for k questions): an ePrivacy Directive home had 1 answerable dev question, was given 1.002, and
+# refused the user's next question at 0.927. Under this many, the shipped golden set's line is used when recorded.
+# A golden file of the user's own is calibrated on as given.
+MIN_COVERED = 20
 RULE = ("max correct abstentions on dev, subject to wrongly abstaining on no answerable dev question; "
         "ties -> lowest threshold; thresholds are midpoints between observed top-1 scores")
 
@@ -69,8 +74,9 @@ def shipped_key(embedder: str, reranker: str) -> str:
     return f"{embedder} | {reranker}"
 
 
-def _shipped(embedder: str, reranker: str, key: str, params: Params) -> Calibration | None:
-    """The threshold the shipped golden set gave this embedder, reranker, stages and parameters, if recorded."""
+def _shipped(embedder: str, reranker: str, key: str, params: Params, covered: int = 0) -> Calibration | None:
+    """The threshold the shipped golden set gave this embedder, reranker, stages and parameters, if recorded;
+    `covered`: how many dev questions were answerable from this catalog (too few to draw the line on)."""
     try:
         entry = json.loads(SHIPPED.read_text(encoding="utf-8"))["thresholds"][shipped_key(embedder, reranker)][key]
     except (OSError, KeyError, ValueError):
@@ -79,7 +85,8 @@ def _shipped(embedder: str, reranker: str, key: str, params: Params) -> Calibrat
         return None  # calibrated under other search parameters: another score scale
     fields = {k: entry[k] for k in ("stages", "threshold", "scale", "answerable", "abstain", "correct_abstentions",
                                     "wrong_abstentions", "skipped")}
-    return Calibration(**fields, golden=f"shipped: {entry['golden']} over its own acts ({SHIPPED.name}); "
+    few = f"only {covered} of its dev questions {'is' if covered == 1 else 'are'} about your acts; " if covered else ""
+    return Calibration(**fields, golden=f"shipped: {entry['golden']} over its own acts ({SHIPPED.name}); {few}"
                                         "not your questions - run `lexcite calibrate --golden FILE`")
 
 
@@ -145,10 +152,11 @@ class CalibrationQuestion(Protocol):
 def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | None = None,
               catalog: Catalog | None = None, chroma_url: str | None = None,
               configurations: Sequence[Stages] | None = None, params: Params = Params(),
-              settings: Settings | None = None) -> Calibration:
+              settings: Settings | None = None, min_covered: int = 1) -> Calibration:
     """Calibrate thresholds on the questions `dev` (from `source`) and store them in the index manifest.
 
-    Calibrates every ABLATION configuration (or `configurations`); returns the default's.
+    Calibrates every ABLATION configuration (or `configurations`); returns the default's. With fewer than
+    `min_covered` answerable questions, the shipped threshold is used where one is recorded (rule 5).
 
     Raises:
         ConfigError: no question, or no usable one.
@@ -183,8 +191,9 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
                     continue
                 top = r.ranked[0].score if r.ranked else -math.inf
                 (no if q.behavior == "abstain" else ok).append(top)
-            shipped = None if ok else _shipped(searcher.embedder_name, searcher.reranker_spec, key, searcher.params)
-            if shipped is not None:  # nothing answerable in this catalog: the shipped set's line (rule 5)
+            shipped = None if len(ok) >= max(1, min_covered) else \
+                _shipped(searcher.embedder_name, searcher.reranker_spec, key, searcher.params, len(ok))
+            if shipped is not None:  # (almost) nothing answerable in this catalog: the shipped set's line (rule 5)
                 results[key] = shipped
                 continue
             if not ok:

@@ -141,6 +141,15 @@ class TestCalibration:
             with Searcher(home, chroma_url="", catalog=c) as s:
                 assert s.search(DEV[0]["question"]).threshold == calibration.threshold
 
+    def test_a_catalog_the_shipped_set_barely_covers_gets_the_shipped_line(self, home, tmp_path):
+        # a line drawn under three answerable questions refuses whatever scores below the lowest of them
+        questions = [q for q in load_golden(_golden(tmp_path / "g.jsonl", DEV)) if q.split == "dev"]
+        few = calibrate(questions, "three answerable", home=home, chroma_url="", min_covered=20)
+        assert few.golden.startswith("shipped: golden.jsonl over its own acts")
+        assert "only 3 of its dev questions are about your acts" in few.golden
+        own = calibrate(questions, "three answerable", home=home, chroma_url="")  # a golden file of the user's own
+        assert own.golden == "three answerable" and own.answerable == 3 and own.threshold != few.threshold
+
     def test_a_threshold_calibrated_with_other_weights_is_not_used(self, home, tmp_path):
         calibrate_on(_golden(tmp_path / "g.jsonl", DEV), home=home, chroma_url="")
         with Searcher(home, chroma_url="", params=Params(binding_bonus=0.5)) as s, \
