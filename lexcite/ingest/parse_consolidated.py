@@ -628,7 +628,9 @@ def parse_consolidated(
         for pos, nid in calls:
             if any(s <= pos <= e for s, e in spans[node.uid]) and note_text.get(nid) not in notes:
                 notes.append(note_text.get(nid, ""))
-        col.add(node.uid, node.kind, node.title, text, node.parent, anchor=node.anchor,
+        # a title is read before step 4 strips the glyphs: "Article 4 — ►M2 Security of processing ◄"
+        title = norm_space(_GLYPHS.sub(" ", node.title))
+        col.add(node.uid, node.kind, title, text, node.parent, anchor=node.anchor,
                 footnotes=tuple(n for n in notes if n))
     units = tuple(replace(u, source_url=eurlex_link(cons_celex, lang, u.source_url.partition("#")[2] or None))
                   for u in col.units())

@@ -94,6 +94,13 @@ def test_each_document_parses_with_its_counts(parse, name, meta, counts):
     assert parsed.counts() == counts
 
 
+def test_change_marker_glyphs_reach_no_title_and_no_text(parse):
+    # consolidated texts mark changes "►M2 Security of processing ◄", in headings too
+    for name, _meta, _counts in COUNTS:
+        marked = [u.unit for u in parse(name).units if any(ch in u.title + u.text for ch in "►▼◄")]
+        assert marked == [], name
+
+
 def test_articles_and_recitals_run_in_sequence_in_every_original(parse):
     for name, _meta, counts in COUNTS:
         parsed = parse(name)
