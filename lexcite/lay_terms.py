@@ -154,6 +154,13 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
      r"\b(?:decid|reject|approv|refus|deny|denie|turn\w* down|screen|rank|select)\w*(?: [\w'’]+){0,3} automatically\b|"
      r"\bwithout (?:a |any )?(?:human|person)(?: being)? (?:ever )?(?:looking|involved|checking|reviewing)\b",
      "automated individual decision-making"),
+    # electronic communications (the ePrivacy Directive): a cookie is information stored in, or read from, the
+    # "terminal equipment of a subscriber or user" (Article 5(3)); spam is "unsolicited communications for the
+    # purposes of direct marketing" (Article 13), which the GDPR's Article 21 calls direct marketing too
+    (r"\b(?:cookies?|tracking (?:pixels?|technolog(?:y|ies))|device fingerprint\w*)\b",
+     "storing of information terminal equipment"),
+    (r"\b(?:spam|junk (?:e-?mail|mail|messages?)|marketing (?:e-?mails?|messages?|calls?|texts?|SMS)|"
+     r"cold (?:calls?|calling|e-?mails?))\b", "unsolicited communications direct marketing"),
     # AI Act notions
     (r"\b(?:face|facial) (?:matching|recognition|scan\w*)\b|\brecogni[sz]e faces\b", "biometric identification"),
     (r"(?<!go )(?<!goes )(?<!going )(?<!went )(?<!I )(?<!we )(?<!they )(?<!you )(?<!who )\blive\b", "real-time"),
