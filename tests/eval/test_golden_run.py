@@ -55,8 +55,9 @@ def events(monkeypatch, stub_searcher, golden_file):
 
     monkeypatch.setattr(search_mod, "Searcher", OpenSearcher)
     monkeypatch.setattr(search_mod, "ABLATION", {"full": None})
-    monkeypatch.setattr(calibrate_mod, "calibrate", lambda questions, source, home=None, settings=None:
-                        log.append(("calibrate", source, {q.split for q in questions})) or Calibration())
+    monkeypatch.setattr(calibrate_mod, "calibrate",
+                        lambda questions, source, home=None, settings=None, min_covered=1:
+                        log.append(("calibrate", source, {q.split for q in questions}, min_covered)) or Calibration())
     return log
 
 
@@ -68,7 +69,8 @@ def test_stored_threshold_is_used_unless_calibration_is_asked_for(golden_file, e
 
 def test_calibrate_runs_on_the_evaluated_file_before_the_index_opens(golden_file, events):
     r = run_golden(golden_file, split="test", calibrate=True, with_answers=False)
-    assert events == [("calibrate", str(golden_file), {"dev"}), "open"]  # its dev questions only
+    # its dev questions only, calibrated on as given: the file is not the shipped golden set
+    assert events == [("calibrate", str(golden_file), {"dev"}, 1), "open"]
     assert r.meta["calibration"] == {"threshold": 0.5, "stages": "all"} and r.summary["n"] == 2
 
 
