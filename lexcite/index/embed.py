@@ -81,6 +81,12 @@ class _LastQuery:
         raise NotImplementedError
 
 
+def _words_in(tokens: int) -> int:
+    """The words a chunk may have for a model's window of `tokens` word pieces: ~1.5 pieces per word in legal
+    English, with a margin. Stored vectors are keyed by chunks cut this way (second.py), so it is counted once."""
+    return max(32, int(tokens / 1.5))
+
+
 def _missing(name: str, package: str) -> ConfigError:
     return ConfigError(f"embedder {name!r} needs the package {package}: pip install {package}")
 
@@ -104,8 +110,7 @@ class _SentenceTransformer(_LastQuery):
         self.name = name
         dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         self.dim = int(dim())
-        # ~1.5 word pieces per word in legal English; keep a margin under the model's window.
-        self.max_words = max(32, int((self._model.max_seq_length or 256) / 1.5))
+        self.max_words = _words_in(self._model.max_seq_length or 256)
 
     def _embed(self, texts: Sequence[str], *, query: bool) -> np.ndarray:
         if not texts:
@@ -134,8 +139,7 @@ class _MPNet(_LastQuery):
 
         self._model = MPNetOnnx(model_folder(MPNET), threads=_THREADS)
         self.name, self.dim = "mpnet", self._model.dim
-        # as _SentenceTransformer counts it for the same window (384 tokens): the stored vectors' chunks
-        self.max_words = max(32, int(self._model.max_tokens / 1.5))
+        self.max_words = _words_in(self._model.max_tokens)
 
     def _embed(self, texts: Sequence[str], *, query: bool) -> np.ndarray:
         if not texts:

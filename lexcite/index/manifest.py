@@ -104,7 +104,7 @@ class ThresholdInUse:
 
 def default_stages(manifest: dict[str, Any]) -> Stages:
     """The default configuration as this index runs it: without the second reading when it was built without one
-    (`lexcite index --second none`, the default)."""
+    (`lexcite index --second none`, or an index made before the stage)."""
     return Stages() if manifest.get("second", "none") != "none" else replace(Stages(), second=False)
 
 

@@ -31,7 +31,7 @@ class Stages:
     expansion: bool = True  # BM25 adds the acts' terms for what the question says in its own words (lay_terms.py)
     asking: bool = True  # BM25 reads the sentences that ask twice, the situation before them once (question.py)
     # a second embedder's best passages join the pool, its cosine moves the order (second.py); it runs where the
-    # index has its vectors (`lexcite index --second mpnet`), which it does not by default
+    # index has its vectors (the default; not after `lexcite index --second none`)
     second: bool = True
     threshold: bool = True
     # the reranker also reads each candidate's sentence nearest the question (nearest_sentence.py)
