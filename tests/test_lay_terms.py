@@ -18,6 +18,7 @@ pytestmark = pytest.mark.unit
     ("Can a website store cookies on my device without asking me?", "storing of information terminal equipment"),
     ("Do we need consent before sending marketing emails?", "unsolicited communications direct marketing"),
     ("Is cold calling small businesses allowed?", "unsolicited communications direct marketing"),
+    ("What paperwork must we keep for a high-risk system?", "documentation"),
     ("Can we keep sensitive information about our patients?", "special categories of personal data"),
     ("What is the legal basis for processing personal data?", "lawfulness of processing lawful"),
     ("Which lawful grounds can a shop rely on?", "lawfulness of processing lawful"),

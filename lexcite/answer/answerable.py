@@ -217,10 +217,14 @@ _HEAD = re.compile(r"(?:^|[,;:—–]\s*)(?:(?:and|but|so|in|for|to|of|from|unde
                    r"(?:which|what)\s+((?:[\w'’-]+\s+){1,4}?)(?=(?:is|are|does|do|must|has|have|can|may|did|was|"
                    r"were|should|will|would|could|shall)\b)", re.I)
 _AUXILIARIES = frozenset("is are does do must has have can may did was were should will would could shall".split())
-# Words people use for notions the acts name otherwise ("company": undertaking, enterprise): never decisive.
+# Words people use for notions the acts name otherwise ("company": undertaking, enterprise), and words of no
+# particular thing ("what else", "which situations", "what extra information", "what share of it": the thing asked
+# for is the rest of the phrase, or whatever the provision lists): never decisive.
 _GENERIC = frozenset(stem(w) for w in """
 company companies firm firms business businesses provision provisions rule rules law laws thing things kind kinds
 type types sort sorts part parts step steps option options way ways article articles annex
+else other others extra additional further more basic main general specific particular certain
+situation situations circumstance circumstances case cases scenario scenarios share proportion portion
 """.split())
 
 

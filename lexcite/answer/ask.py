@@ -157,7 +157,8 @@ def ask(
                         versions=versions_in_scope(catalog, perimeter), catalog_state=catalog.state(),
                         generator=gen.name, model=getattr(gen, "model", ""), timings=timings,
                         params={"generator_choice": choice.why})
-        near = sentence_nearness(settings.home, _index_embedder(searcher, settings), question) \
+        own, second = _index_embedders(searcher, settings)
+        near = sentence_nearness(settings.home, own, question, second) \
             if getattr(gen, "reads_nearness", False) else None
         answer = _answer(question, perimeter, result, gen, catalog, rec, timings, near)
         timings["total"] = time.perf_counter() - t_start
@@ -214,15 +215,17 @@ def _parent_in(catalog: Catalog, perimeter: Perimeter) -> Callable[[CitationRef]
     return parent
 
 
-def _index_embedder(searcher: Any, settings: Settings) -> str | None:
-    """The embedder the index was built with: the searcher's, else the one the home's manifest names."""
-    name = getattr(searcher, "embedder_name", None)
-    if isinstance(name, str) and name:
-        return name
-    try:
-        return (load_manifest(settings.home) or {}).get("embedder")
-    except IndexMismatch:  # a manifest that cannot be read: search said so already, or will
-        return None
+def _index_embedders(searcher: Any, settings: Settings) -> tuple[str | None, str | None]:
+    """The embedders the index was built with, its own and its second reading's ("none" when it has none): the
+    searcher's, else the ones the home's manifest names."""
+    name, manifest = getattr(searcher, "embedder_name", None), getattr(searcher, "manifest", None)
+    if not isinstance(manifest, dict):
+        try:
+            manifest = load_manifest(settings.home) or {}
+        except IndexMismatch:  # a manifest that cannot be read: search said so already, or will
+            manifest = {}
+    own = name if isinstance(name, str) and name else manifest.get("embedder")
+    return own, manifest.get("second", "none")
 
 
 def _answer(question: str, perimeter: Perimeter, result: Any, gen: Generator, catalog: Catalog, rec: AskRecord,

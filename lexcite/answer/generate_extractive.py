@@ -535,6 +535,9 @@ EXTREME = 0.15  # "What is the maximum fine?": the sentence stating the highest 
 # 0.707 / 0.893 at 0.3 (the sentence alone: 0.15 / 0.3 / 0.5 / 0.8 gave key facts 0.618 / 0.631 / 0.618 / 0.649,
 # the older questions losing up to 0.075; bench/RESULTS.md "Stop 35")
 NEARNESS = 0.3
+# with the second reading's cosines added (answer/nearness.py SECOND_SHARE) the order is surer and may weigh more:
+# dev (stop 42) 0.3 / 0.38 / 0.45 / 0.6 gave key facts 0.799 / 0.800 / 0.815 / 0.804 (e5's alone at 0.45: 0.771)
+NEARNESS_TWO_READINGS = 0.45
 # a recital paraphrases; the binding text decides: when a recital's sentence scores best, the best sentence of an
 # operative provision that scores at least this share of it leads instead ("Does a general-purpose AI model with
 # systemic risk need to report serious incidents?": Article 55(1)(c), not recital 115). Dev (stop 38): 0.7 / 0.8 /
@@ -776,12 +779,13 @@ class ExtractiveGenerator:
             headings = {e.sid: heading_of(e.title) for e in evidence}
             near = _nearness(nearness, [(x.text, in_context(headings[x.sid], x.text)) for x in candidates])
         params["nearness"] = f"{len(near)} of {len({x.text for x in candidates})} sentences" if nearness else "none"
+        near_weight = NEARNESS_TWO_READINGS if getattr(nearness, "readings", 1) > 1 else NEARNESS
 
         def score(cand: _Candidate) -> float:
             s = score_sentence(cand.text, cand.terms, q_terms, c, cand.rank, q_refs, shape, cand.recital,
                                on_named(cand.act, cand.unit), cand.chapeau, cand.heading)
             if s > 0:  # nearness orders the sentences that answer some of the question, never adds one
-                s += NEARNESS * near.get(cand.text, 0.0)
+                s += near_weight * near.get(cand.text, 0.0)
             return s + (EXTREME if id(cand) in extreme else 0.0)
 
         scored = sorted(

@@ -42,8 +42,9 @@ Progress = Callable[[int, int], None]
 QuestionNearness = Callable[[Sequence[str]], Mapping[str, float]]  # sentences -> their cosine with one question
 
 
-def sentences_path(home: Path) -> Path:
-    return home / "index" / "sentences.npz"
+def sentences_path(home: Path, second: bool = False) -> Path:
+    """The index embedder's sentence vectors, or (`second`) the second reading's (index/second.py)."""
+    return home / "index" / ("sentences-second.npz" if second else "sentences.npz")
 
 
 def sentence_id(text: str) -> str:
@@ -95,15 +96,15 @@ def _as_evidence(rec: UnitRecord) -> Evidence:
 
 
 def update_sentence_vectors(home: Path, records: Iterable[UnitRecord], embedder: object,
-                            progress: Progress | None = None) -> dict[str, int]:
-    """Bring the home's sentence vectors in line with `records` under `embedder` (the index's): the vectors of
-    sentences already stored are kept, new sentences embedded, sentences no unit says any more dropped.
-    Returns counts: sentences, embedded, kept, dropped, and damaged (1 when a file was there that could not be read
-    whole, now rewritten)."""
+                            progress: Progress | None = None, second: bool = False) -> dict[str, int]:
+    """Bring the home's sentence vectors in line with `records` under `embedder` (the index's, or with `second` the
+    second reading's): the vectors of sentences already stored are kept, new sentences embedded, sentences no unit
+    says any more dropped. Returns counts: sentences, embedded, kept, dropped, and damaged (1 when a file was there
+    that could not be read whole, now rewritten)."""
     name = str(getattr(embedder, "name", ""))
     sentences = quotable_sentences(records)
     wanted = {sentence_id(s): s for s in sentences}
-    path = sentences_path(home)
+    path = sentences_path(home, second)
     old = _read(path)
     damaged = int(old is None and path.exists())
     same = old is not None and old[0] == name  # another embedder's vectors are all replaced
@@ -160,9 +161,10 @@ class Nearness:
         return {s: float(c) for (s, _), c in zip(found, cos, strict=True)}
 
 
-def load_nearness(home: Path, embedder: str) -> Nearness | None:
-    """The home's sentence vectors when they were made by `embedder` (the index's), else None."""
-    path = sentences_path(home)
+def load_nearness(home: Path, embedder: str, second: bool = False) -> Nearness | None:
+    """The home's sentence vectors when they were made by `embedder` (the index's, or with `second` the second
+    reading's), else None."""
+    path = sentences_path(home, second)
     try:
         stamp = path.stat().st_mtime_ns
     except OSError:
@@ -179,21 +181,48 @@ def _load(path: str, stamp: int, embedder: str) -> Nearness | None:
     return Nearness(got[1], got[2])
 
 
-def sentence_nearness(home: Path, embedder: str | None, question: str) -> QuestionNearness | None:
-    """What the generator reads for `question`: sentences -> their cosine with it, under the index's `embedder`;
-    None when the home holds no sentence vectors of that embedder. The question is embedded on the first call only
-    (and then served by the embedder, which keeps the questions retrieval embedded: `index.embed._LastQuery`)."""
+# The second reading's cosine counts this much beside the index embedder's. all-mpnet-base-v2's cosines spread over
+# a band several times as wide as e5's, so a tenth of it already weighs about as much as e5's order. Dev (stop 42,
+# bench/answer_stage.py, with NEARNESS 0.45): 0.07 / 0.1 / 0.15 gave key facts 0.815 / 0.815 / 0.818, ref_exact
+# 0.837 / 0.837 / 0.833, conflict both shown 0.769 / 0.769 / 0.731; mpnet's alone 0.788, e5's alone 0.780
+SECOND_SHARE = 0.1
+
+
+def sentence_nearness(home: Path, embedder: str | None, question: str,
+                      second: str | None = None) -> QuestionNearness | None:
+    """What the generator reads for `question`: sentences -> their cosine with it, under the index's `embedder`
+    plus `SECOND_SHARE` of it under the second reading's embedder `second` when the home holds that one's sentence
+    vectors; None when the home holds no sentence vectors of `embedder`. The question is embedded on the first call
+    only (and then served by the embedder, which keeps the questions retrieval embedded: `index.embed._LastQuery`)."""
     stored = load_nearness(home, embedder) if embedder else None
     if stored is None or not embedder:
         return None
-    name = embedder
-    vector: list[np.ndarray] = []
+    also = load_nearness(home, second, second=True) if second and second != "none" else None
+    return _Readings(question, [(embedder, stored, 1.0), *([(second, also, SECOND_SHARE)] if second and also else [])])
 
-    def of(sentences: Sequence[str]) -> Mapping[str, float]:
-        if not vector:
+
+class _Readings:
+    """sentences -> their nearness to one question: the sum of each reading's cosine at its share. `readings` says
+    how many embedders read them (the generator weighs two readings more: `generate_extractive.NEARNESS`). The
+    question is embedded on the first call only."""
+
+    def __init__(self, question: str, readings: Sequence[tuple[str, Nearness, float]]):
+        self.question, self._readings, self.readings = question, readings, len(readings)
+        self._vectors: dict[str, np.ndarray] = {}
+
+    def _vector(self, name: str) -> np.ndarray:
+        if name not in self._vectors:
             from lexcite.index.embed import get_embedder
 
-            vector.append(get_embedder(name).embed([question], query=True)[0])
-        return stored.of(vector[0], sentences)
+            self._vectors[name] = get_embedder(name).embed([self.question], query=True)[0]
+        return self._vectors[name]
 
-    return of
+    def __call__(self, sentences: Sequence[str]) -> Mapping[str, float]:
+        (name, stored, _), *more = self._readings
+        total = stored.of(self._vector(name), sentences)
+        for name, near, share in more:
+            cos = near.of(self._vector(name), sentences)
+            # a sentence this reading has no vector for (indexed since) is read at the mean of the others'
+            fill = sum(cos.values()) / len(cos) if cos else 0.0
+            total = {s: c + share * cos.get(s, fill) for s, c in total.items()}
+        return total

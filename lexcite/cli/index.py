@@ -66,6 +66,7 @@ def index_and_calibrate(bar: Any, *, rebuild: bool = False, embedder: str | None
     """Build (or update) the index, embed the sentences the reranker and the offline answer read, then calibrate on
     the golden set's dev split; `only_if_changed`: embed and calibrate only when the build changed the index (a
     refresh that changed nothing stays fast)."""
+    from lexcite.answer.nearness import sentences_path
     from lexcite.eval.golden import default_golden_path
     from lexcite.eval.golden_run import calibrate_on
     from lexcite.index.build import build
@@ -77,11 +78,14 @@ def index_and_calibrate(bar: Any, *, rebuild: bool = False, embedder: str | None
     calibration, notes = None, list(report.notes)
     # the second vectors of an index built before them are made even when nothing else changed
     if only_if_changed and not (report.embedded or report.removed or report.metadata_updated) \
-            and (report.second == "none" or second_path(settings().home).exists()):
+            and (report.second == "none" or (second_path(settings().home).exists()
+                                             and sentences_path(settings().home, second=True).exists())):
         return report, None, notes
     # before calibrating: the reranker reads them, so the threshold is calibrated on the scores they give
     notes.append(index_sentences(report.embedder, bar))
     notes.append(index_second(report.second, bar))
+    if report.second != "none":
+        notes.append(index_sentences(report.second, bar, second=True))
     path = golden or default_golden_path()
     if path.exists():
         bar.update("calibrating")
@@ -91,9 +95,10 @@ def index_and_calibrate(bar: Any, *, rebuild: bool = False, embedder: str | None
     return report, calibration, notes
 
 
-def index_sentences(embedder: str, bar: Any) -> str:
+def index_sentences(embedder: str, bar: Any, second: bool = False) -> str:
     """Embed the sentences the offline answer may quote, which the reranker reads too (lexcite/answer/nearness.py,
-    lexcite/index/nearest_sentence.py); returns the line saying what was done."""
+    lexcite/index/nearest_sentence.py), with the index's embedder or (`second`) the second reading's, which the
+    offline answer reads beside it; returns the line saying what was done."""
     from lexcite.answer.nearness import sentences_path, update_sentence_vectors
     from lexcite.catalog import Catalog
     from lexcite.index.embed import get_embedder
@@ -101,17 +106,19 @@ def index_sentences(embedder: str, bar: Any) -> str:
     bar.update("sentences")
     with Catalog(settings=settings()) as catalog:
         counts = update_sentence_vectors(settings().home, catalog.records(), get_embedder(embedder),
-                                         progress=lambda i, n: bar.update(f"embedding sentences ({embedder})", i, n))
-    damaged = f"; {sentences_path(settings().home)} could not be read whole and was rewritten" \
+                                         progress=lambda i, n: bar.update(f"embedding sentences ({embedder})", i, n),
+                                         second=second)
+    damaged = f"; {sentences_path(settings().home, second)} could not be read whole and was rewritten" \
         if counts["damaged"] else ""
-    return (f"sentence vectors for the reranker and the offline answer ({embedder}): {counts['sentences']} texts "
-            f"(each sentence alone and under its heading), {counts['embedded']} embedded, {counts['dropped']} dropped"
-            f"{damaged}")
+    readers = "the offline answer" if second else "the reranker and the offline answer"
+    return (f"sentence vectors for {readers} ({embedder}): {counts['sentences']} texts (each sentence alone and "
+            f"under its heading), {counts['embedded']} embedded, {counts['dropped']} dropped{damaged}")
 
 
 def index_second(name: str, bar: Any) -> str:
     """Embed every passage with the second embedder (lexcite/index/second.py), or remove its vectors for "none";
     returns the line saying what was done."""
+    from lexcite.answer.nearness import sentences_path
     from lexcite.catalog import Catalog
     from lexcite.index.chunks import DEFAULT_GRANULARITY, passages
     from lexcite.index.embed import get_embedder
@@ -121,6 +128,7 @@ def index_second(name: str, bar: Any) -> str:
     home = settings().home
     if name == "none":
         second_path(home).unlink(missing_ok=True)
+        sentences_path(home, second=True).unlink(missing_ok=True)
         return "no second embedder (--second none): its stage is off"
     bar.update("second reading")
     with Catalog(settings=settings()) as catalog:

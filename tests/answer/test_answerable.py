@@ -162,6 +162,15 @@ class TestOnRealUnits:
         assert not v.answerable and "programming languages" in v.reason
         assert check("Which high-risk systems does Article 6 list?", evidence, ACTS).answerable
 
+    def test_words_of_no_particular_thing_are_not_the_thing_asked_for(self, units):
+        # Article 26(1)-(2) speak of neither "else", "situations" nor "extra": what is asked for is what they list
+        evidence = units.evidence("art_26.par_1", "art_26.par_2")
+        for q in ("What else must deployers of high-risk AI systems do?",
+                  "In which situations must deployers assign human oversight?",
+                  "What extra measures do deployers have to take?"):
+            assert check(q, evidence, ACTS).answerable, q
+        assert not check("Which extra insurance must deployers take out?", evidence, ACTS).answerable
+
     def test_a_compound_is_spoken_of_when_its_parts_are(self, units):
         # Article 15(5) speaks of "AI specific vulnerabilities" and "attacks": the question's "AI-specific" is there
         v = check("Which AI-specific kinds of attack must the security measures of a high-risk system deal with?",

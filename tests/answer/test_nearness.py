@@ -9,6 +9,7 @@ import pytest
 
 from lexcite.answer.generate_extractive import ExtractiveGenerator, in_context
 from lexcite.answer.nearness import (
+    SECOND_SHARE,
     load_nearness,
     quotable_sentences,
     sentence_id,
@@ -70,6 +71,32 @@ def test_the_vectors_file_is_kept_in_step(units, tmp_path):
     rewritten = update_sentence_vectors(tmp_path, _article(units, "art_4"), minilm)
     assert rewritten["embedded"] == fewer["sentences"] and rewritten["damaged"] == 1 and fewer["damaged"] == 0
     assert len(load_nearness(tmp_path, "minilm")) == fewer["sentences"]
+
+
+@pytest.mark.slow
+def test_the_second_readings_cosine_is_added_at_its_share(units, tmp_path):
+    """With the second reading's sentence vectors stored beside the index embedder's, a sentence's nearness is the
+    index embedder's cosine plus SECOND_SHARE of the second's; the two files are kept apart (e5 stands in for the
+    second embedder here: tests/index/test_second.py runs mpnet through `lexcite index`)."""
+    minilm, e5 = get_embedder("minilm"), get_embedder("e5")
+    records = _article(units, "art_4") + _article(units, "art_26")
+    question = "Do staff need AI training?"
+    update_sentence_vectors(tmp_path, records, minilm)
+    alone = sentence_nearness(tmp_path, "minilm", question, "e5")
+    assert alone is not None and alone.readings == 1  # no second vectors stored yet
+    counts = update_sentence_vectors(tmp_path, _article(units, "art_4"), e5, second=True)
+    assert counts["embedded"] == counts["sentences"] > 0 and load_nearness(tmp_path, "minilm") is not None
+    assert load_nearness(tmp_path, "e5") is None and load_nearness(tmp_path, "e5", second=True) is not None
+    both = sentence_nearness(tmp_path, "minilm", question, "e5")
+    assert both is not None and both.readings == 2
+    a4, a26 = quotable_sentences(_article(units, "art_4"))[:2], quotable_sentences(_article(units, "art_26"))[:1]
+    q = e5.embed([question], query=True)[0]
+    second = {s: float(e5.embed([s])[0] @ q) for s in a4}
+    got, first = both([*a4, *a26]), alone([*a4, *a26])
+    assert got[a4[0]] == pytest.approx(first[a4[0]] + SECOND_SHARE * second[a4[0]], abs=2e-3)
+    # Article 26's sentences have no second vector yet: read at the mean of the others'
+    assert got[a26[0]] == pytest.approx(first[a26[0]] + SECOND_SHARE * sum(second.values()) / 2, abs=2e-3)
+    assert sentence_nearness(tmp_path, "minilm", question, "none").readings == 1
 
 
 def test_nearness_orders_sentences_that_answer_part_of_the_question(units):

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from lexcite.answer.nearness import load_nearness, sentence_nearness, sentences_path
 from lexcite.catalog import Catalog
 from lexcite.cli import app
 from lexcite.contract import Perimeter
@@ -78,6 +79,12 @@ def test_index_embeds_the_second_reading_and_search_reads_it_or_not(lexcite_home
     assert second_path(lexcite_home).exists()
     assert report["second"] == "mpnet" and "+second+" in report["calibration"]["stages"]
     assert any(n.startswith("second reading (mpnet)") for n in report["notes"])
+    # the sentences the offline answer may quote are read by it too, and ask sums both readings' nearness
+    assert any(n.startswith("sentence vectors for the offline answer (mpnet)") and " 0 embedded" not in n
+               for n in report["notes"])
+    assert load_nearness(lexcite_home, "mpnet", second=True) is not None
+    near = sentence_nearness(lexcite_home, EMBEDDER, "How long must deployers keep the logs?", "mpnet")
+    assert near is not None and near.readings == 2
     with Searcher() as s:
         result = s.search("How long must deployers keep the logs?", Perimeter(acts=(AI,)))
     assert "second" in result.stage_hits and all(h.ref.act == AI for h in result.stage_hits["second"])
@@ -89,7 +96,8 @@ def test_index_embeds_the_second_reading_and_search_reads_it_or_not(lexcite_home
     assert r.exit_code == 0, r.output
     report = json.loads(r.stdout)
     assert report["second"] == "none" and "second" not in report["calibration"]["stages"].split("+")
-    assert not second_path(lexcite_home).exists()
+    assert not second_path(lexcite_home).exists() and not sentences_path(lexcite_home, second=True).exists()
+    assert sentence_nearness(lexcite_home, EMBEDDER, "How long must deployers keep the logs?", "none").readings == 1
     with Searcher() as s:
         result = s.search("How long must deployers keep the logs?")
     assert "second" not in result.stage_hits and result.threshold is not None and result.admitted
