@@ -140,7 +140,7 @@ class Nearness:
 
     def __init__(self, ids: Sequence[str], vectors: np.ndarray):
         self._row = {i: n for n, i in enumerate(ids)}
-        self._vectors = vectors.astype(np.float32)
+        self._vectors = vectors  # as stored (half precision): a question reads a few hundred rows, not all
 
     def __len__(self) -> int:
         return len(self._row)
@@ -150,7 +150,7 @@ class Nearness:
         return [r for t in texts if (r := self._row.get(sentence_id(t))) is not None]
 
     def cosines(self, question_vector: np.ndarray, rows: Sequence[int]) -> np.ndarray:
-        return self._vectors[list(rows)] @ np.asarray(question_vector, dtype=np.float32)
+        return self._vectors[list(rows)].astype(np.float32) @ np.asarray(question_vector, dtype=np.float32)
 
     def of(self, question_vector: np.ndarray, sentences: Sequence[str]) -> dict[str, float]:
         rows = {s: self._row.get(sentence_id(s)) for s in dict.fromkeys(sentences)}
