@@ -196,7 +196,9 @@ _YES_NO = re.compile(r"^(?:is|are|am|can|could|may|might|must|do|does|did|shall|
                      r"need)\b", re.I)
 _LIST = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,3}(?:categories|kinds|types|information|duties|obligations|"
                    r"practices|elements|rights|conditions|cases|requirements|measures|tasks|list|areas|data)\b|"
-                   r"\blist\b|\bwhat (?:must|should|has to|have to)\b|\bwhich kinds?\b", re.I)
+                   r"\blist\b|\bwhat (?:must|should|has to|have to)\b|\bwhich kinds?\b|"
+                   # what a document or a notice is made of: "What does that report have to include, at a minimum?"
+                   r"\b(?:what|which)\b[^?.]{0,60}?\b(?:include|contain|comprise|consist of)\b", re.I)
 # The date in an act's citation ("Regulation (EU) 2019/2144 of the European Parliament and of the Council of
 # 27 November 2019", "(OJ L 170, 30.6.2009, p. 1)") is when that act was adopted or published, no date it sets.
 _CITATION = re.compile(r"\b(?:Council|Commission|Parliament)\s+of\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4}|\(OJ [^)]{1,60}\)")
@@ -819,9 +821,10 @@ class ExtractiveGenerator:
         by_sid: dict[str, list[_Candidate]] = {}
         for cand in candidates:
             by_sid.setdefault(cand.sid, []).append(cand)
-        listed = self._list(candidates, by_sid, q_terms, best_score) if shape.listing else None
-        if listed:
-            params["list"] = listed[0].unit.rsplit(".", 1)[0]
+        listed = self._list(candidates, by_sid, q_terms, best_score, best) if shape.listing else None
+        if listed:  # the list's unit: its opening words' own, or its first point's parent
+            first = listed[0].unit
+            params["list"] = first.rsplit(".", 1)[0] if first.rpartition(".")[2].startswith("pnt_") else first
         chosen = listed or self._quote(best, by_sid[best.sid], shape)
         covered = set().union(*(x.terms for x in chosen))
         seen = {best.sid}
@@ -946,7 +949,7 @@ class ExtractiveGenerator:
         return chosen
 
     def _list(self, candidates: list[_Candidate], by_sid: dict[str, list[_Candidate]], q_terms: dict[str, float],
-              best_score: float) -> list[_Candidate] | None:
+              best_score: float, best: _Candidate) -> list[_Candidate] | None:
         """For a list question: the points of one list that the evidence holds (siblings under one parent, the
         parent's own words first when given), when together they answer better than the best single sentence."""
         total = sum(q_terms.values()) or 1.0
@@ -958,6 +961,15 @@ class ExtractiveGenerator:
                 groups.setdefault(parent, []).append(cand.sid)
             heads.setdefault(cand.unit, cand.sid)
         best_group, best_value = None, best_score
+        # the best sentence is a point of a list, or opens one: that list answers, when it fits whole ("What does
+        # that report have to include?": Article 33(3), whose points (a) and (d) scored best and (b) and (c) were
+        # left out); a longer one keeps the points that scored (`_with_points`)
+        parent = best.unit.rpartition(".")[0] if best.unit.rpartition(".")[2].startswith("pnt_") else best.unit
+        whole = [x for sid in groups.get(parent, []) for x in by_sid[sid]]
+        if len(groups.get(parent, [])) >= 2 and not best.instruction and len(whole) < MAX_QUOTED and \
+                sum(len(x.text) for x in whole) <= self.max_chars:
+            best_value = float("-inf")
+            groups = {parent: groups[parent]}
         for parent, sids in groups.items():
             # an amending act's instructions ("(3) in Article 2, the following paragraph is added: ...") are a list
             # of changes, each about another provision: together they share every word, and answer nothing

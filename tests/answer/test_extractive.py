@@ -47,6 +47,19 @@ def test_a_list_question_gets_every_point_of_the_list_each_citing_its_point(unit
     assert "critical infrastructure" in draft.text and draft.params["list"] == "art_3.pnt_49"
 
 
+def test_a_list_question_whose_best_sentence_is_a_point_gets_that_whole_list(units):
+    # Article 33(3)'s points (a) and (d) share the question's words; (b) and (c) belong to the answer all the same
+    q = "We are filing a report about a personal data breach tomorrow. What does that report have to include?"
+    names = [f"{GDPR}#art_33.par_{p}" for p in "15"] + [f"{GDPR}#art_33.par_3.pnt_{p}" for p in "da"] + \
+        [f"{GDPR}#art_33.par_3", f"{GDPR}#art_33.par_3.pnt_b", f"{GDPR}#art_33.par_3.pnt_c"]
+    assert shape_of(q).listing
+    draft, quoted = answer(units, q, *names)
+    units_quoted = [u for _, u in quoted]
+    assert draft.params["list"] == "art_33.par_3", draft.params
+    assert [u for u in units_quoted if u.startswith("art_33.par_3")] == \
+        ["art_33.par_3", *(f"art_33.par_3.pnt_{p}" for p in "abcd")]
+
+
 def test_a_quoted_sentence_that_opens_a_list_is_followed_by_its_points(units):
     # the definition of 'serious incident' ends "... any of the following:"; quoted alone it states nothing
     draft, quoted = answer(units, "What is a 'serious incident'?", "art_3.pnt_49", "art_3.pnt_49.pnt_c",
