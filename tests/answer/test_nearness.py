@@ -153,6 +153,25 @@ def test_the_sentences_of_the_best_provision_nearest_the_question_are_quoted_bes
     assert not any(line.endswith("[S4]") for line in lines)  # Article 34 is another provision
 
 
+def test_the_nearest_sentence_of_another_provision_is_quoted_besides_when_not_quoted(units):
+    """The question's words choose Article 26; the sentence of all the evidence nearest its meaning is Article 4's,
+    quoted besides (the recital beside it is not: nothing made it near)."""
+    evidence = units.evidence("art_26.par_1", "art_26.par_2", "art_4", "rct_20")
+    question = "What must deployers of high-risk AI systems do?"
+    gen = ExtractiveGenerator()
+    candidates = gen._candidates(evidence)
+    literacy = next(c.text for c in candidates if c.unit == "art_4")
+    recital = next(c.text for c in candidates if c.unit == "rct_20")
+    plain = gen.generate(question, evidence)
+    assert literacy not in plain.text
+
+    def near(sentences):
+        return {s: 1.0 if s.endswith(literacy) else 0.0 for s in sentences}
+
+    assert literacy in gen.generate(question, evidence, nearness=near).text
+    assert recital not in gen.generate(question, evidence, nearness=near).text
+
+
 def test_a_nearest_sentence_that_speaks_of_the_one_before_comes_with_it(units):
     """"This obligation shall not apply ..." means nothing without the obligation: quoted besides, it comes after the
     sentence it speaks of."""
