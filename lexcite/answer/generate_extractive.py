@@ -369,6 +369,18 @@ def _opening_words(parent: str, by_sid: Mapping[str, list[_Candidate]]) -> list[
     return [before, *head] if before is not None else head
 
 
+def _with_nearest(out: list[_Candidate], top: _Candidate, by_sid: Mapping[str, list[_Candidate]],
+                  max_chars: int) -> list[_Candidate] | None:
+    """`out` with `top` quoted besides, in the law's order: a point with its list's opening words, a sentence with
+    the one it speaks of; None when that would pass `max_chars` or the sentences the verifier allows."""
+    quoted = {x.text for x in out}
+    with_it = [*_opening_words(top.parent, by_sid), _antecedent(top, by_sid)]
+    more = _placed(out, [*(x for x in with_it if x is not None and x.text not in quoted), top])
+    if sum(len(x.text) for x in more) > max_chars or len(parse_draft(_draft_text(more))) > MAX_SENTENCES:
+        return None
+    return more
+
+
 def _draft_text(chosen: Sequence[_Candidate]) -> str:
     """The draft the generator returns: each quoted sentence followed by its unit's id."""
     return "\n".join(f"{cand.text} [{cand.sid}]" for cand in chosen)
@@ -896,11 +908,8 @@ class ExtractiveGenerator:
             top = max(pool, key=lambda x: (near.get(x.text, 0.0), -x.rank, -x.index))
             if near.get(top.text, 0.0) < NEAREST_FLOOR:
                 break
-            # a point with its list's opening words; a sentence with the one it speaks of
-            with_it = [*_opening_words(top.parent, by_sid), _antecedent(top, by_sid)]
-            more = _placed(out, [*(x for x in with_it if x is not None and x.text not in quoted), top])
-            if sum(len(x.text) for x in more) > self.max_chars + NEAREST_CHARS or \
-                    len(parse_draft(_draft_text(more))) > MAX_SENTENCES:
+            more = _with_nearest(out, top, by_sid, self.max_chars + NEAREST_CHARS)
+            if more is None:
                 break
             out = more
         return out
@@ -916,12 +925,7 @@ class ExtractiveGenerator:
         top = max(pool, key=lambda x: (near.get(x.text, 0.0), -x.rank, -x.index))
         if top.text in quoted:
             return chosen
-        with_it = [*_opening_words(top.parent, by_sid), _antecedent(top, by_sid)]
-        more = _placed(chosen, [*(x for x in with_it if x is not None and x.text not in quoted), top])
-        if sum(len(x.text) for x in more) > self.max_chars + NEAREST_CHARS + NEAREST_ANY_CHARS or \
-                len(parse_draft(_draft_text(more))) > MAX_SENTENCES:
-            return chosen
-        return more
+        return _with_nearest(chosen, top, by_sid, self.max_chars + NEAREST_CHARS + NEAREST_ANY_CHARS) or chosen
 
     def _fits(self, chosen: Sequence[_Candidate], more: Sequence[_Candidate]) -> bool:
         """Whether `more` can be quoted after `chosen` within the answer's length and sentence count."""
