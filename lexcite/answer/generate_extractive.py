@@ -993,12 +993,13 @@ class ExtractiveGenerator:
         # the best sentence is a point of a list, or opens one: that list answers, when it fits whole ("What does
         # that report have to include?": Article 33(3), whose points (a) and (d) scored best and (b) and (c) were
         # left out); a longer one keeps the points that scored (`_with_points`)
-        parent = best.unit.rpartition(".")[0] if best.unit.rpartition(".")[2].startswith("pnt_") else best.unit
-        whole = [x for sid in groups.get(parent, []) for x in by_sid[sid]]
-        if len(groups.get(parent, [])) >= 2 and not best.instruction and len(whole) < MAX_QUOTED and \
+        own_list = best.unit.rpartition(".")[0] if best.unit.rpartition(".")[2].startswith("pnt_") else best.unit
+        points = groups.get(own_list, [])
+        whole = [x for sid in points for x in by_sid[sid]]
+        if len(points) >= 2 and not best.instruction and len(whole) < MAX_QUOTED and \
                 sum(len(x.text) for x in whole) <= self.max_chars:
             best_value = float("-inf")
-            groups = {parent: groups[parent]}
+            groups = {own_list: points}
         for parent, sids in groups.items():
             # an amending act's instructions ("(3) in Article 2, the following paragraph is added: ...") are a list
             # of changes, each about another provision: together they share every word, and answer nothing

@@ -198,16 +198,18 @@ def sentence_nearness(home: Path, embedder: str | None, question: str,
     if stored is None or not embedder:
         return None
     also = load_nearness(home, second, second=True) if second and second != "none" else None
-    return _Readings(question, [(embedder, stored, 1.0), *([(second, also, SECOND_SHARE)] if second and also else [])])
+    return _Readings(question, (embedder, stored), (second, also) if second and also else None)
 
 
 class _Readings:
-    """sentences -> their nearness to one question: the sum of each reading's cosine at its share. `readings` says
-    how many embedders read them (the generator weighs two readings more: `generate_extractive.NEARNESS`). The
-    question is embedded on the first call only."""
+    """sentences -> their nearness to one question: the index embedder's cosine, plus `SECOND_SHARE` of the second
+    reading's when the home has its sentence vectors. `readings` says how many embedders read them (the generator
+    weighs two readings more: `generate_extractive.NEARNESS_TWO_READINGS`). The question is embedded once per
+    embedder."""
 
-    def __init__(self, question: str, readings: Sequence[tuple[str, Nearness, float]]):
-        self.question, self._readings, self.readings = question, readings, len(readings)
+    def __init__(self, question: str, own: tuple[str, Nearness], second: tuple[str, Nearness] | None):
+        self.question, self._own, self._second = question, own, second
+        self.readings = 1 if second is None else 2
         self._vectors: dict[str, np.ndarray] = {}
 
     def _vector(self, name: str) -> np.ndarray:
@@ -218,11 +220,12 @@ class _Readings:
         return self._vectors[name]
 
     def __call__(self, sentences: Sequence[str]) -> Mapping[str, float]:
-        (name, stored, _), *more = self._readings
-        total = stored.of(self._vector(name), sentences)
-        for name, near, share in more:
-            cos = near.of(self._vector(name), sentences)
-            # a sentence this reading has no vector for (indexed since) is read at the mean of the others'
-            fill = sum(cos.values()) / len(cos) if cos else 0.0
-            total = {s: c + share * cos.get(s, fill) for s, c in total.items()}
-        return total
+        name, stored = self._own
+        cos = stored.of(self._vector(name), sentences)
+        if self._second is None:
+            return cos
+        name, stored = self._second
+        more = stored.of(self._vector(name), sentences)
+        # a sentence the second reading has no vector for (indexed since) is read at the mean of the others'
+        fill = sum(more.values()) / len(more) if more else 0.0
+        return {s: c + SECOND_SHARE * more.get(s, fill) for s, c in cos.items()}
