@@ -42,6 +42,7 @@ from lexcite.answer.verify import Outside, Verification, verify
 from lexcite.catalog import Catalog, UnitRecord
 from lexcite.contract import AmendmentLink, CitationRef, CitedSentence, Conflict, Evidence, Fact, Perimeter
 from lexcite.errors import CitationError
+from lexcite.question import content_terms
 from lexcite.references import unit_head
 from lexcite.values import act_label, read_values
 
@@ -58,6 +59,7 @@ class Amendment:
     action: str  # replaced | inserted | added | amended
     applies_from: str  # ISO date
     former: CitationRef | None  # the provision in the version before, when it existed
+    moved: bool = False  # former is another provision, deleted by the same act, whose text this one took over
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,32 @@ def _former(catalog: Catalog, rec: UnitRecord, unit: str) -> CitationRef | None:
     older = [r for r in catalog.history(rec.unit.act, unit, rec.unit.language)
              if r.status != "draft" and r.unit.version != rec.unit.version and r.valid_from < rec.valid_from]
     return older[-1].unit.ref if older else None
+
+
+# A provision is moved, not new, when an amending act deletes one provision and inserts another that repeats
+# nearly all of its words (Article 10(5) deleted, its text inserted as Article 4a).
+MOVED_SHARE = 0.8
+
+
+def _moved_from(catalog: Catalog, links: _Links, rec: UnitRecord, target: str,
+                changed_by: CitationRef) -> CitationRef | None:
+    """The provision (in the version before `rec`'s) that `changed_by`'s act deleted and whose words the inserted
+    provision `target` repeats: at least MOVED_SHARE of its content words, the best such; None when none does."""
+    try:
+        new_terms = set(content_terms(catalog.resolve(CitationRef(rec.unit.act, rec.unit.version, target),
+                                                      rec.unit.language).unit.text))
+    except CitationError:
+        return None
+    best, best_share = None, MOVED_SHARE
+    for link in links.of(rec.unit.act, changed_by):
+        old = _former(catalog, rec, link.target_unit or "") if link.action == "deleted" else None
+        if old is None:
+            continue
+        terms = set(content_terms(catalog.resolve(old, rec.unit.language).unit.text))
+        share = len(terms & new_terms) / len(terms) if terms else 0.0
+        if share >= best_share:
+            best, best_share = old, share
+    return best
 
 
 def _resolves(catalog: Catalog, ref: CitationRef, language: str) -> bool:
@@ -179,8 +207,10 @@ def _amendment(catalog: Catalog, links: _Links, rec: UnitRecord) -> Amendment | 
     existed = _former(catalog, rec, target)
     if action in ("added", "inserted") and existed is not None:
         action = "amended"  # "a subparagraph is added" to a paragraph that existed: the paragraph was amended
-    # The former text: this unit in the version before, else the provision it lies in; a new provision has none.
-    former = None if action in ("added", "inserted") else _former(catalog, rec, u.unit) or existed
+    # The former text: this unit in the version before, else the provision it lies in; a new provision has none,
+    # unless it took over the text of a provision the same act deleted.
+    new = action in ("added", "inserted")
+    former = _moved_from(catalog, links, rec, target, changed_by) if new else _former(catalog, rec, u.unit) or existed
     return Amendment(
         current=(u.ref,),
         amending=amending,
@@ -188,6 +218,7 @@ def _amendment(catalog: Catalog, links: _Links, rec: UnitRecord) -> Amendment | 
         action=action,
         applies_from=link.applies_from or rec.valid_from,
         former=former,
+        moved=new and former is not None,
     )
 
 
@@ -211,11 +242,28 @@ def _enacted(catalog: Catalog, links: _Links, ref: CitationRef, language: str | 
     return rec if same else None
 
 
+def _deleted(catalog: Catalog, links: _Links, ref: CitationRef, language: str | None) -> list[Amendment]:
+    """The provisions that the amending instruction `ref` (or one of its parts) deleted, each named by its text
+    in the latest version before the deletion, which is its former text ("paragraph 5 is deleted")."""
+    out = []
+    for link in links.by_amending(ref):
+        if link.action != "deleted" or not (link.amending == ref or _below(link.amending.unit, ref.unit)):
+            continue
+        start = link.applies_from or "9999-12-31"
+        older = [r for r in catalog.history(link.target_act, link.target_unit or "", language)
+                 if r.status != "draft" and r.valid_from < start]
+        if older:
+            last = older[-1].unit.ref
+            out.append(Amendment((), link.amending, last, "deleted", link.applies_from or older[-1].valid_from, last))
+    return out
+
+
 def find_amendments(catalog: Catalog, cited: Iterable[CitationRef], language: str | None) -> list[Amendment]:
     """The amendments behind the cited units, one per (provision, amending unit).
 
     A cited unit with changed_by gives its own; a cited amending instruction ("point (c) is replaced by
-    the following: ...") gives the provision it enacted, so that the answer also points at the text in force.
+    the following: ...") gives the provision it enacted, so that the answer also points at the text in force,
+    or the provisions it deleted, with the text they had.
     """
     links = _Links(catalog)
     cited = list(dict.fromkeys(cited))
@@ -230,6 +278,8 @@ def find_amendments(catalog: Catalog, cited: Iterable[CitationRef], language: st
             later = _enacted(catalog, links, ref, language)
             if later is not None:
                 enacted.append(later)
+            for a in _deleted(catalog, links, ref, language):
+                found.setdefault((a.target, a.amending), a)
             continue
         a = _amendment(catalog, links, rec)
         if a is None:
@@ -237,8 +287,7 @@ def find_amendments(catalog: Catalog, cited: Iterable[CitationRef], language: st
         key = (a.target, a.amending)
         if key in found:  # points (i) and (ii) of one replaced point: one sentence citing both
             prev = found[key]
-            found[key] = Amendment((*prev.current, *a.current), prev.amending, prev.target, prev.action,
-                                   prev.applies_from, prev.former)
+            found[key] = replace(prev, current=(*prev.current, *a.current))
         else:
             found[key] = a
     for rec in enacted:  # after the cited units' own: one of those may already say it
@@ -285,6 +334,11 @@ def amendment_notes(catalog: Catalog, cited: Sequence[CitationRef], evidence: Se
     kept: list[Amendment] = []
     record_dates: dict[CitationRef, str] = {}
     for a in find_amendments(catalog, cited, perimeter.language):
+        if a.action == "deleted":
+            # no sentence: the instruction words its target as its act does ("in Annex VIII, section B, points 7
+            # and 9 are deleted"), which the reference check cannot read; the former text is shown as a Conflict
+            kept.append(a)
+            continue
         refs = (*a.current, a.amending)
         try:
             records = {r: catalog.resolve(r, perimeter.language) for r in refs}
@@ -303,7 +357,7 @@ def amendment_notes(catalog: Catalog, cited: Sequence[CitationRef], evidence: Se
         drafts.append(f"{render(a)} [{', '.join(sid_of[r] for r in refs)}]")
         kept.append(a)
     if not drafts:
-        return Notes(tuple(evidence), (), ())
+        return Notes(tuple(evidence), (), tuple(kept))
     checked = verify("\n".join(drafts), evidence, outside, record_dates=record_dates)
     sentences = tuple(replace(s, from_records=True) for s in checked.sentences)
     return Notes(tuple(evidence), sentences, tuple(kept), checked)
@@ -317,8 +371,13 @@ def former_conflicts(question: str, amendments: Sequence[Amendment], catalog: Ca
     for a in amendments:
         if a.former is None:
             continue
-        # the whole provision against its whole former self (Article 4 then and now), else unit by unit
-        pairs += [(a.former, a.target)] if a.former.unit == a.target.unit else [(a.former, c) for c in a.current]
+        if a.action == "deleted":  # the text it had beside the instruction that deleted it
+            pairs.append((a.former, a.amending))
+            continue
+        # the whole provision against its whole former self (Article 4 then and now, or the deleted provision whose
+        # text it took over), else unit by unit
+        whole = a.former.unit == a.target.unit or a.moved
+        pairs += [(a.former, a.target)] if whole else [(a.former, c) for c in a.current]
     pairs = list(dict.fromkeys(pairs))
     if not pairs:
         return ()

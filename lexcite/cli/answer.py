@@ -186,6 +186,8 @@ def excerpts(values: Sequence[str]) -> list[str]:
 
 def _conflicts(a: Answer) -> None:
     """Each disagreement: every value with its reference and role, then the fixed rule's outcome."""
+    from lexcite.answer.conflicts import RULES
+
     out.print("\n[bold]Where the texts disagree[/bold] (each side with its reference):")
     for c in a.conflicts:
         outcome = c.rule if c.prevails is None else f"the text marked 'prevails' applies, under the rule that {c.rule}"
@@ -194,8 +196,9 @@ def _conflicts(a: Answer) -> None:
         for (_, r), shown in zip(c.values, excerpts([v for v, _ in c.values]), strict=True):
             if win is not None and r == win:
                 role = "prevails"
-            elif win is not None and r.act == win.act and (r.version or "") < (win.version or ""):
-                role = "former"  # the same act's earlier text: shown only as what it used to say
+            elif win is not None and (r.version or "") < (win.version or "") and (
+                    r.act == win.act or RULES["amending"] in c.rule):
+                role = "former"  # the earlier text of the act, or the text an amending act changed or deleted
             else:
                 role = "other"
             out.print(f"    {role:<8} {escape(shown)}  [cyan]{escape(str(r))}[/cyan]")

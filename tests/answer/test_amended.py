@@ -99,8 +99,15 @@ class TestTheAmendedBySentence:
         assert said("art_4a").startswith("Article 4a of Regulation (EU) 2024/1689 was inserted by ")
         assert said("art_113.pnt_d").startswith("Article 113, point (d) of Regulation (EU) 2024/1689 was added by ")
         # a new provision has no former text
-        (new,) = find_amendments(catalog, [ref(f"{AI}@{AMENDED}#art_4a")], "en")
-        assert new.former is None
+        (new,) = find_amendments(catalog, [ref(f"{AI}@{AMENDED}#art_75a")], "en")
+        assert new.action == "inserted" and new.former is None and not new.moved
+
+    def test_an_inserted_provision_that_took_over_a_deleted_ones_text_has_it_as_former(self, catalog):
+        # The Omnibus deletes Article 10(5) (point (9)(b)) and inserts Article 4a (point (6)), which repeats it
+        (moved,) = find_amendments(catalog, [ref(f"{AI}@{AMENDED}#art_4a.par_1")], "en")
+        assert moved.action == "inserted" and moved.moved
+        assert moved.former == ref(f"{AI}@{ORIG}#art_10.par_5")
+        assert moved.target == ref(f"{AI}@{AMENDED}#art_4a")
 
     def test_a_cited_amending_instruction_points_at_the_provision_now_in_force(self, catalog):
         # Retrieval admitted only the Omnibus instruction; the answer also cites the text it enacted.
@@ -163,6 +170,36 @@ class TestTheFormerText:
         (c,) = a.conflicts
         assert c.fact_kind == "text" and str(c.values[0][1]) == f"{AI}@{ORIG}#art_113.pnt_c"
         assert "Article 6(1) and the corresponding obligations" in c.values[0][0]
+
+    def test_a_moved_provision_is_shown_beside_the_deleted_text_it_took_over(self, catalog):
+        q = "May deployers of a high-risk AI system process sensitive data to check it for discrimination?"
+        a = answer(catalog, q, (AI, "art_4a.par_2"))
+        assert not a.refused, a.refusal_reason
+        (c,) = a.conflicts
+        assert [str(r) for _, r in c.values] == [f"{AI}@{ORIG}#art_10.par_5", f"{AI}@{AMENDED}#art_4a"]
+        assert "the providers of such systems may exceptionally process special categories" in c.values[0][0]
+        assert c.prevails == ref(f"{AI}@{AMENDED}#art_4a") and c.rule == RULES["amending"]
+        assert ref(f"{AI}@{ORIG}#art_10.par_5") not in a.cited()  # named as former, never cited
+
+    def test_a_cited_deletion_shows_the_text_deleted_beside_the_instruction(self, catalog):
+        from lexcite.cli._app import out
+        from lexcite.cli.answer import render as show
+
+        a = answer(catalog, "What did the Digital Omnibus delete from Section B of Annex VIII?", (OMNI, "art_1.pnt_42"))
+        assert not a.refused, a.refusal_reason
+        instruction = ref(f"{OMNI}@2026-07-24#art_1.pnt_42")
+        deleted = {str(c.values[0][1]): c for c in a.conflicts if c.prevails == instruction}
+        assert set(deleted) == {f"{AI}@{ORIG}#anx_VIII.sct_B.pnt_7", f"{AI}@{ORIG}#anx_VIII.sct_B.pnt_9"}
+        assert deleted[f"{AI}@{ORIG}#anx_VIII.sct_B.pnt_7"].values[0][0].startswith("7. A short summary of the grounds")
+        assert all(c.rule == RULES["amending"] for c in deleted.values())
+        assert note(a) == []  # no sentence: the instruction's wording of its targets is not read as references
+        with out.capture() as captured:
+            show(a)
+        assert re.search(rf"former\s+7\. A short summary.*{AI}@{ORIG}#anx_VIII\.sct_B\.pnt_7", captured.get())
+        # an instruction whose part deletes (point (9), "(b) paragraph 5 is deleted") names that part's deletion
+        parts = find_amendments(catalog, [ref(f"{OMNI}@2026-07-24#art_1.pnt_9")], "en")
+        assert [(x.action, str(x.former), str(x.amending)) for x in parts] == [
+            ("deleted", f"{AI}@{ORIG}#art_10.par_5", f"{OMNI}@2026-07-24#art_1.pnt_9.pnt_b")]
 
     def test_the_trace_keeps_the_amending_unit_and_the_former_text(self, catalog, tmp_path):
         with TraceStore(tmp_path / "traces.sqlite") as store:
