@@ -201,10 +201,16 @@ _QUOTED = re.compile(r"(?<!\w)[‘'\"“]([^’'\"”]{2,60})[’'\"”](?!\w)")
 _YES_NO = re.compile(r"^(?:is|are|am|can|could|may|might|must|do|does|did|shall|should|will|would|has|have|"
                      r"need)\b", re.I)
 _LIST = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,3}(?:categories|kinds|types|information|duties|obligations|"
-                   r"practices|elements|rights|conditions|cases|requirements|measures|tasks|list|areas|data)\b|"
+                   r"practices|elements|rights|conditions|cases|requirements|measures|tasks|list|areas|data|details)\b|"
                    r"\blist\b|\bwhat (?:must|should|has to|have to)\b|\bwhich kinds?\b|"
                    # what a document or a notice is made of: "What does that report have to include, at a minimum?"
                    r"\b(?:what|which)\b[^?.]{0,60}?\b(?:include|contain|comprise|consist of)\b", re.I)
+# The things a list question asks for, named by their noun ("What information goes into ...?"): a list whose
+# opening words name them ("The following information shall be provided") is that list.
+_LISTED = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(categories|kinds|types|information|duties|obligations|"
+                     r"practices|elements|rights|conditions|cases|requirements|measures|tasks|areas|data|details|"
+                     r"documents|criteria|safeguards|principles|grounds|exceptions)\b", re.I)
+NAMED_LIST_CHARS = 1200  # the length a named list may add to the answer
 # The date in an act's citation ("Regulation (EU) 2019/2144 of the European Parliament and of the Council of
 # 27 November 2019", "(OJ L 170, 30.6.2009, p. 1)") is when that act was adopted or published, no date it sets.
 _CITATION = re.compile(r"\b(?:Council|Commission|Parliament)\s+of\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4}|\(OJ [^)]{1,60}\)")
@@ -260,6 +266,7 @@ class Shape:
     # the terms of the thing "What is/are X?" asks about, its head before any "of ...": "What are the principles of
     # data processing?" asks about principles, and the definition of 'processing' does not answer it
     asked: frozenset[str] = frozenset()
+    listed: frozenset[str] = frozenset()  # the stems of what a list question asks for ("what information": inform)
 
 
 _STATED_KINDS = frozenset({"date", "month", "period", "amount", "percent"})
@@ -285,7 +292,8 @@ def shape_of(question: str) -> Shape:
                  duty=_duty(q), foreign=not in_english(q),
                  recipient=bool(_RECIPIENT_Q.search(asking)),
                  stated=frozenset(v.kind for v in read_values(q) if v.kind in _STATED_KINDS),
-                 application=asks_when(q), asked=_asked_thing(asking))
+                 application=asks_when(q), asked=_asked_thing(asking),
+                 listed=frozenset(t for m in _LISTED.finditer(asking) for t in content_terms(m[1])))
 
 
 # "Who has to do a fundamental rights impact assessment?": a verb that only says something is done names no duty;
@@ -883,6 +891,8 @@ class ExtractiveGenerator:
         # a point added with its list's opening words reads as the law writes it too
         chosen = _in_list_order(self._nearest_of_provision(best, chosen, candidates, near, by_sid))
         chosen = _in_list_order(self._nearest_of_all(chosen, candidates, near, by_sid))
+        if shape.listing and shape.listed and not listed:
+            chosen = self._named_list(chosen, candidates, by_sid, q_terms, best, shape.listed)
         text = _draft_text(chosen)
         if len(parse_draft(text)) > MAX_SENTENCES and self.max_units > 1:  # verify would refuse it whole: a unit less
             fewer = ExtractiveGenerator(self.max_units - 1, self.use_cues, self.min_terms, self.min_coverage,
@@ -890,6 +900,29 @@ class ExtractiveGenerator:
             return fewer.generate(question, evidence, nearness)
         params["scores"] = [round(score_of[id(cand)], 4) for cand in chosen if id(cand) in score_of]
         return Draft(text, model=MODEL, params=params, prompt=f"question: {question}")
+
+    def _named_list(self, chosen: list[_Candidate], candidates: list[_Candidate], by_sid: dict[str, list[_Candidate]],
+                    q_terms: dict[str, float], best: _Candidate, named: frozenset[str]) -> list[_Candidate]:
+        """`chosen`, then the list whose opening words name what the question asks for ("What information goes
+        into our registration entry?": "The following information shall be provided ..."), whole, when no list was
+        quoted and it fits in `NAMED_LIST_CHARS` more and the sentences the verifier allows."""
+        found = self._list(candidates, by_sid, q_terms, float("-inf"), best, named, only_named=True)
+        listed = {x.text for x in found or ()}
+        if not found or listed <= {x.text for x in chosen}:
+            return chosen
+        # the best sentence, the list, then what else was chosen while the answer's length allows
+        out = [x for x in chosen[:1] if x.text not in listed] + found
+        for x in chosen[1:]:
+            if x.text in listed:
+                continue
+            if sum(len(y.text) for y in (*out, x)) > self.max_chars + NAMED_LIST_CHARS or \
+                    len(parse_draft(_draft_text([*out, x]))) > MAX_SENTENCES:
+                break
+            out.append(x)
+        if sum(len(y.text) for y in out) > self.max_chars + NAMED_LIST_CHARS or \
+                len(parse_draft(_draft_text(out))) > MAX_SENTENCES:
+            return chosen
+        return out
 
     def _nearest_of_provision(self, best: _Candidate, chosen: list[_Candidate], candidates: Sequence[_Candidate],
                               near: Mapping[str, float], by_sid: Mapping[str, list[_Candidate]]) -> list[_Candidate]:
@@ -978,9 +1011,11 @@ class ExtractiveGenerator:
         return chosen
 
     def _list(self, candidates: list[_Candidate], by_sid: dict[str, list[_Candidate]], q_terms: dict[str, float],
-              best_score: float, best: _Candidate) -> list[_Candidate] | None:
+              best_score: float, best: _Candidate, named: frozenset[str] = frozenset(),
+              only_named: bool = False) -> list[_Candidate] | None:
         """For a list question: the points of one list that the evidence holds (siblings under one parent, the
-        parent's own words first when given), when together they answer better than the best single sentence."""
+        parent's own words first when given), when together they answer better than the best single sentence;
+        `only_named`: the best of the lists whose opening words name what the question asks for (`named`)."""
         total = sum(q_terms.values()) or 1.0
         groups: dict[str, list[str]] = {}
         heads: dict[str, str] = {}
@@ -996,7 +1031,9 @@ class ExtractiveGenerator:
         own_list = best.unit.rpartition(".")[0] if best.unit.rpartition(".")[2].startswith("pnt_") else best.unit
         points = groups.get(own_list, [])
         whole = [x for sid in points for x in by_sid[sid]]
-        if len(points) >= 2 and not best.instruction and len(whole) < MAX_QUOTED and \
+        if only_named:
+            best_value = float("-inf")
+        elif len(points) >= 2 and not best.instruction and len(whole) < MAX_QUOTED and \
                 sum(len(x.text) for x in whole) <= self.max_chars:
             best_value = float("-inf")
             groups = {own_list: points}
@@ -1011,6 +1048,8 @@ class ExtractiveGenerator:
                 terms |= by_sid[heads[parent]][0].terms  # prohibited:" is the list of banned practices
             lexical = sum(w for t, w in q_terms.items() if t in terms) / total
             rank = min(by_sid[sid][0].rank for sid in sids)
+            if only_named and not (parent in heads and named & by_sid[heads[parent]][0].terms):
+                continue
             value = lexical + 0.15 + 0.1 / rank  # a list question is answered by the list
             if value > best_value:
                 best_group, best_value = parent, value

@@ -724,3 +724,25 @@ def test_a_lists_opening_words_that_speak_of_the_sentence_before_come_after_it(u
     opening = text.index("That record shall contain all of the following information:")
     assert 0 <= text.index("shall maintain a record of processing activities under its responsibility") < opening
     assert opening < text.index("(c) a description of the categories of data subjects")
+
+
+def test_a_list_whose_opening_words_name_what_is_asked_for_is_quoted_after_the_best_sentence():
+    # AI Act Article 49(3) and Annex VIII, Section C (dev ee16): the article says who registers; the information
+    # the registration holds is the annex's list, whose opening words name it ("The following information ...")
+    register = ("3. Before putting into service a high-risk AI system, deployers that are public authorities shall "
+                "register themselves, select the system and register its use in the EU database.")
+    evidence = [ev("S1", "art_49.par_3", register),
+                ev("S2", "anx_VIII.sct_C", "Section C The following information shall be provided with regard to "
+                                           "high-risk AI systems to be registered:"),
+                ev("S3", "anx_VIII.sct_C.pnt_1", "1. The name, address and contact details of the deployer;"),
+                ev("S4", "anx_VIII.sct_C.pnt_2", "2. The URL of the entry of the AI system in the EU database;"),
+                ev("S5", "anx_IX", "Annex IX The following records shall be kept on testing:"),
+                ev("S6", "anx_IX.pnt_1", "1. A summary of the testing plan;"),
+                ev("S7", "anx_IX.pnt_2", "2. The period of the testing;")]
+    q = ("We're public authorities and deployers putting into service a high-risk AI system: we must register "
+         "ourselves, select the system and register its use in the EU database. What information goes into it?")
+    draft = ExtractiveGenerator().generate(q, evidence)
+    assert [s.sids[0] for s in parse_draft(draft.text)] == ["S1", "S2", "S3", "S4"]
+    # asked for something no list's opening words name, the answer is the best sentence alone
+    other = ExtractiveGenerator().generate(q.replace("What information goes into it?", "Which rules apply?"), evidence)
+    assert [s.sids[0] for s in parse_draft(other.text)] == ["S1"]
