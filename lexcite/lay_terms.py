@@ -48,6 +48,7 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:watchdogs?|regulators?|enforc(?:e|es|ed|ing|ers?))\b",
      "supervisory authority market surveillance authority"),
     (r"\bpolice\b", "law enforcement"),
+    (r"\b(?:delegates?|envoys?)\b", "representative"),
     (r"\b(?:public (?:hospital|school|body|bodies|sector|administration)s?|government (?:agenc(?:y|ies)|departments?)|"
      r"ministr(?:y|ies)|municipalit(?:y|ies)|city council)\b", "public authorities and bodies"),
     (r"\b(?:outside|external) (?:consultant|provider|firm|company|expert)s?\b|\bcontractors?\b|\boutsourc\w*",

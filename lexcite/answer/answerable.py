@@ -80,6 +80,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from lexcite.answer.draft import split_sentences
@@ -281,7 +282,7 @@ def _kinds(text: str, payment: bool = False) -> set[str]:
 # "how much liability insurance cover". A sentence that states a value of the kind asked answers only when it
 # is about that thing too: "fines of up to EUR 15 000 000" state no insurance cover.
 _STOP = r"(?=\s+(?:is|are|does|do|must|has|have|can|could|may|did|was|were|should|will|would|shall|need|needs|to|" \
-        r"in|for|per|under|by|on|at|that|which|a|an|the)\b|\s*[?,.;—–-]|\s*$)"
+        r"in|for|per|under|by|on|at|that|which|a|an|the)\b|\s*[?,.;—–]|\s+-(?=\s)|\s*$)"  # "co-chairs" is one word
 # "the (maximum) number of staff" counts as "how many staff"
 _HOW_MANY = re.compile(rf"\b(?:how (?:many|much)|number of)\s+((?:[\w'’-]+\s+){{0,5}}?[\w'’-]+?){_STOP}", re.I)
 # "how many working days": the days are the unit, not the thing measured
@@ -346,10 +347,19 @@ def _lasting(question: str, known: Iterable[str]) -> list[str]:
     return [t for t in content_terms(phrase) if t not in _ASKING and t not in _GENERIC and t not in known]
 
 
-def _measured(question: str, known: Iterable[str]) -> tuple[list[str], float]:
-    """The stems of the thing a value question measures (see above), or [] when it names none, and the share of
+# people in general: the acts say "natural persons", "staff" (human resources), "members" of whatever they count
+_PERSONS = frozenset(content_terms("people persons individuals humans"))
+_PRONOUN = re.compile(r"(?:It|They|Its|Their|This|These|That|Those)\b")
+# "How much advance notice did it have to give?": a time before an act ("inform ... at least one year before"), said
+# as a thing
+_TIME_GIVEN = re.compile(r"^(?:(?:advance|prior|enough)\s+)?(?:notice|time|warning)$", re.I)
+
+
+def _measured(question: str, known: Iterable[str]) -> tuple[list[str], float, str]:
+    """The stems of the thing a value question measures (see above), or [] when it names none, the share of
     them a sentence must have to be about it: two thirds of a thing named, a third of an act done in a time
-    ("hold on to the event records it produces automatically": "keep the logs automatically generated")."""
+    ("hold on to the event records it produces automatically": "keep the logs automatically generated"), and the
+    thing's words as the question writes them ("" for an act done in a time)."""
     asking = _asking_sentence(question)
     known = {k.lower() for k in known}
 
@@ -361,10 +371,10 @@ def _measured(question: str, known: Iterable[str]) -> tuple[list[str], float]:
         if " of " in f" {phrase} ":  # "how many hours of training": training
             phrase = re.sub(r"^(?:[\w'’-]+\s+)*?of\s+", "", phrase)
         if thing := stems(phrase):
-            return thing, THING_SHARE
+            return thing, THING_SHARE, phrase
     if d := _DURATION_OF.search(asking):
-        return list(dict.fromkeys(stems(d["act"]))), DURATION_SHARE
-    return [], THING_SHARE
+        return list(dict.fromkeys(stems(d["act"]))), DURATION_SHARE, ""
+    return [], THING_SHARE, ""
 
 
 # "Which icons has the Commission laid down ...?", "Has Germany decided to allow ...?": what a body has decided, in
@@ -583,6 +593,9 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     # "the minimum age under the AI Act" is not stated by the GDPR's age of consent
     stating = [t for t, e in zip(texts, evidence, strict=True) if e.ref.act in acts] or texts
     sentences = [s for t in stating for s in split_sentences(t)]
+    # the sentence before one that opens with a pronoun, within one unit ("The members of the advisory forum ...
+    # It shall elect two co-chairs"): what "It" names
+    before = {s: prev for t in stating for prev, s in pairwise(split_sentences(t)) if _PRONOUN.match(s)}
     df = Counter(t for s in sentences for t in set(content_terms(s)))
     weight = {t: math.log(1 + len(sentences) / (1 + df[t])) + 0.1 for t in dict.fromkeys(subject)}
     total = sum(weight.values()) or 1.0
@@ -601,7 +614,16 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
                        sum(_spoken(t, set(content_terms(s))) for t in lasting) >= THING_SHARE * len(lasting) - 1e-9
                        for s in sentences):
         return Answerability(True, detail={**detail, "lasting": lasting})
-    measured, share = _measured(question, known_names)
+    measured, share, thing = _measured(question, known_names)
+    # the thing a value question counts or prices ("how many years of professional experience"), spoken by no
+    # admitted unit, not even in the acts' word for it: nothing admitted states a value of it (an act done in a
+    # time is often said in the asker's own verb, "push back" for "extend": that is left to the share below)
+    said = (*measured, *content_terms(" ".join(acts_terms(thing))))
+    if thing and not _TIME_GIVEN.match(thing) and not _PERSONS & set(measured) and \
+            not any(_spoken(t, used) for t in said):
+        return Answerability(False, VALUE_NOT_STATED, f"no admitted provision speaks of “{thing}”, "
+                                                      f"so none states {_kind_phrase(wanted)} for it",
+                             {**detail, "measured": measured})
     measured = [t for t in measured if _spoken(t, used)]
     owner = [t for t in _owner(question, known_names) if _spoken(t, used)]
     if measured:
@@ -611,7 +633,8 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
                 counted = {t for m in _COUNTED.finditer(_MEMBER_STATE.sub(" ", s)) for t in content_terms(m["what"])}
                 if _COMPOSED.search(s):  # "The Board shall be composed of one representative per Member State"
                     counted |= _MEMBERS
-                return 2 * sum(_spoken(t, terms) for t in owner) >= len(owner) and \
+                named = terms | set(content_terms(before.get(s, "")))
+                return 2 * sum(_spoken(t, named) for t in owner) >= len(owner) and \
                     sum(_spoken(t, counted) for t in measured) >= share * len(measured) - 1e-9
             return sum(_spoken(t, terms) for t in measured) >= share * len(measured) - 1e-9
         detail["measured"] = measured

@@ -84,9 +84,18 @@ class TestOnRealUnits:
         assert not v.answerable and "a number" in v.reason
 
     def test_a_word_the_units_never_use_is_no_measure_of_what_they_state(self, units):
-        # "delegates" is the asker's word; the Board's composition is stated in the act's
+        # "delegates" is the asker's word; the Board's composition is stated in the act's ("representative")
         v = check("How many delegates sit on the European AI Board?", units.evidence("art_65.par_2"), ACTS)
         assert v.answerable and "measured" not in v.detail
+
+    def test_a_thing_counted_that_no_unit_speaks_of_even_in_the_acts_word_is_refused(self, units):
+        # nothing admitted speaks of professional experience: the provision states who checks, not how long they
+        # have practised (dev ed15); the time given before an act ("advance notice") is no thing
+        v = check("How many years of professional experience must each of the staff who check a match have?",
+                  units.evidence("art_14.par_5"), ACTS)
+        assert not v.answerable and v.rule == VALUE_NOT_STATED and "professional experience" in v.reason
+        assert check("How many people must check a match from a remote biometric identification system?",
+                     units.evidence("art_14.par_5"), ACTS).answerable
 
     def test_a_paragraph_whose_points_are_admitted_speaks_by_its_opening_words(self, units):
         # Article 3's text holds every definition and their numbers; the points are read on their own
