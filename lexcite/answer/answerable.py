@@ -618,7 +618,7 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     # the thing a value question counts or prices ("how many years of professional experience"), spoken by no
     # admitted unit, not even in the acts' word for it: nothing admitted states a value of it (an act done in a
     # time is often said in the asker's own verb, "push back" for "extend": that is left to the share below)
-    said = (*measured, *content_terms(" ".join(acts_terms(thing))))
+    said = (*measured, *content_terms(thing), *content_terms(" ".join(acts_terms(thing))))
     if thing and not _TIME_GIVEN.match(thing) and not _PERSONS & set(measured) and \
             not any(_spoken(t, used) for t in said):
         return Answerability(False, VALUE_NOT_STATED, f"no admitted provision speaks of “{thing}”, "

@@ -96,6 +96,9 @@ class TestOnRealUnits:
         assert not v.answerable and v.rule == VALUE_NOT_STATED and "professional experience" in v.reason
         assert check("How many people must check a match from a remote biometric identification system?",
                      units.evidence("art_14.par_5"), ACTS).answerable
+        # a word of the thing that the units use, however common, is the units speaking of it ("business users")
+        assert check("How many business customers in the EU does a model need before its reach counts as high?",
+                     units.evidence("anx_XIII.pnt_f"), ACTS).answerable
 
     def test_a_paragraph_whose_points_are_admitted_speaks_by_its_opening_words(self, units):
         # Article 3's text holds every definition and their numbers; the points are read on their own
