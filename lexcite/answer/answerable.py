@@ -385,6 +385,12 @@ _DECIDED = re.compile(r"\b(?i:has|have|had|did)\s+(?:the\s+)?(?P<body>(?:Europea
                       r"(?:already\s+|actually\s+|officially\s+|ever\s+)?(?i:laid\s+down|adopted|set|published|"
                       r"issued|designated|decided|recommended|approved|chosen|picked|fixed|specified|determined|"
                       r"agreed)\b")
+# "Which format did the Commission's July 2026 guidelines recommend?": what a body's own document said
+_SAID = re.compile(r"\b(?i:has|have|had|did|do|does)\s+(?:the\s+)?(?P<body>(?:European\s+)?Commission|Council|"
+                   r"(?:AI\s+)?Board|AI\s+Office|European\s+Data\s+Protection\s+Board|EDPB)['’]s\s+"
+                   r"(?:[\w-]+\s+){0,4}?(?i:guidelines|guidance|template|code\s+of\s+practice|opinion|report|"
+                   r"recommendations?|FAQs?)\b[^?]{0,80}?\b(?i:recommend(?:ed)?|say|said|require[sd]?|set\s+out|"
+                   r"specif(?:y|ied)|propose[sd]?|conclude[sd]?|state[sd]?|suggest(?:ed)?|list(?:ed)?)\b")
 _NOT_BODIES = frozenset({"it", "this", "that", "he", "she", "they", "we", "you", "i", "anyone", "someone", "nobody",
                          "everyone"})
 
@@ -468,7 +474,8 @@ def _decided_elsewhere(question: str, titles: Mapping[str, str], evidence: Seque
                        known: Iterable[str]) -> str | None:
     """The body whose decision the question asks about, when no admitted unit comes from an act of it; an act's
     name ("Which deadline has the Omnibus set?") is no body."""
-    m = _DECIDED.search(_asking_sentence(question))
+    asking = _asking_sentence(question)
+    m = _DECIDED.search(asking) or _SAID.search(asking)
     if not m or m["body"].lower() in _NOT_BODIES or m["body"].lower() in {k.lower() for k in known}:
         return None
     body = " ".join(m["body"].split())

@@ -219,6 +219,12 @@ class TestOnRealUnits:
         # an act's name is no body: "Which deadline has the Omnibus set ...?" asks what an act says
         omnibus = check("Which deadline has the Omnibus set for icons in privacy notices?", evidence, ACTS, titles=gdpr)
         assert omnibus.rule != DECIDED_ELSEWHERE
+        # what the Commission's own document said, in the past tense (dev q126)
+        said = check("Which icon set did the Commission's 2026 guidelines on privacy notices recommend?", evidence,
+                     ACTS, titles=gdpr)
+        assert not said.answerable and said.rule == DECIDED_ELSEWHERE
+        assert check("Which icon set did the Commission's 2026 guidelines on privacy notices recommend?", evidence,
+                     ACTS, titles=delegated).rule != DECIDED_ELSEWHERE
 
     def test_a_question_in_another_language_is_not_read_for_names(self, units):
         assert check("Quali pratiche di IA sono vietate?", units.evidence("art_5.par_1.pnt_a"), ACTS).answerable
