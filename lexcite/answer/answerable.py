@@ -347,6 +347,7 @@ def _lasting(question: str, known: Iterable[str]) -> list[str]:
     return [t for t in content_terms(phrase) if t not in _ASKING and t not in _GENERIC and t not in known]
 
 
+_IN_CURRENCY = re.compile(r"\b(?:in|how many)\s+(?:euros?|EUR|dollars?|pounds?)\b|€", re.I)
 # people in general: the acts say "natural persons", "staff" (human resources), "members" of whatever they count
 _PERSONS = frozenset(content_terms("people persons individuals humans"))
 _PRONOUN = re.compile(r"(?:It|They|Its|Their|This|These|That|Those)\b")
@@ -579,7 +580,9 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
         c.value_kinds() | ({"number"} if c.count else set()) | _noun_kinds(question)
     if not wanted:
         return Answerability(True)
-    deferred = _defined_elsewhere(question, texts, wanted, titles, c.payment) \
+    # "free of charge" answers what is paid, but not "the maximum amount in euros": a figure in a currency
+    payment = c.payment and not _IN_CURRENCY.search(_asking_sentence(question))
+    deferred = _defined_elsewhere(question, texts, wanted, titles, payment) \
         if titles is not None and c.definition else None
     if deferred:
         term, instrument = deferred
@@ -590,7 +593,7 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     # "What does Article 16 GDPR let me do ..., and how quickly?": the provision it names is its subject
     named = [u for r in find_references(question) for u in r.candidates]
     if any(e.ref.unit == u or e.ref.unit.startswith(u + ".") for t, e in zip(texts, evidence, strict=True)
-           for u in named if any(_kinds(s, c.payment) & wanted for s in split_sentences(t))):
+           for u in named if any(_kinds(s, payment) & wanted for s in split_sentences(t))):
         return Answerability(True, detail={"wanted": sorted(wanted), "named": named})
     subject_text, subject = _subject(question)
     known = {k.lower() for k in known_names}
@@ -608,7 +611,7 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     total = sum(weight.values()) or 1.0
     best = 0.0
     for s in sentences:
-        if not _kinds(s, c.payment) & wanted:
+        if not _kinds(s, payment) & wanted:
             continue
         terms = set(content_terms(s))
         best = max(best, sum(w for t, w in weight.items() if t in terms) / total)
@@ -617,7 +620,7 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     # otherwise ("customers" for "recipients of the service"), and says nothing of what they leave unstated
     used = {t for text in texts for t in content_terms(text)}
     lasting = [t for t in _lasting(question, known_names) if _spoken(t, used)]
-    if lasting and any(_kinds(s, c.payment) & wanted and
+    if lasting and any(_kinds(s, payment) & wanted and
                        sum(_spoken(t, set(content_terms(s))) for t in lasting) >= THING_SHARE * len(lasting) - 1e-9
                        for s in sentences):
         return Answerability(True, detail={**detail, "lasting": lasting})
@@ -645,7 +648,7 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
                     sum(_spoken(t, counted) for t in measured) >= share * len(measured) - 1e-9
             return sum(_spoken(t, terms) for t in measured) >= share * len(measured) - 1e-9
         detail["measured"] = measured
-        if not any(_kinds(s, c.payment) & wanted and about(s) for s in sentences):
+        if not any(_kinds(s, payment) & wanted and about(s) for s in sentences):
             return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {_kind_phrase(wanted)} of "
                                                           f"\u201c{' '.join(measured)}\u201d", detail)
     if subject and best < MIN_SUBJECT:

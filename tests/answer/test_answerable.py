@@ -226,6 +226,14 @@ class TestOnRealUnits:
         assert check("Which icon set did the Commission's 2026 guidelines on privacy notices recommend?", evidence,
                      ACTS, titles=delegated).rule != DECIDED_ELSEWHERE
 
+    def test_free_of_charge_answers_what_is_paid_but_not_a_figure_in_a_currency(self, units):
+        # GDPR Article 12(5): free of charge, or a reasonable fee for excessive requests; no figure (dev ed13)
+        evidence = units.evidence("art_12.par_5", act=GDPR)
+        assert check("How much may we charge a customer for a copy of their data?", evidence, ACTS).answerable
+        v = check("What is the maximum amount in euros we may charge a customer who keeps sending access requests?",
+                  evidence, ACTS)
+        assert not v.answerable and v.rule == VALUE_NOT_STATED and "an amount" in v.reason
+
     def test_a_question_in_another_language_is_not_read_for_names(self, units):
         assert check("Quali pratiche di IA sono vietate?", units.evidence("art_5.par_1.pnt_a"), ACTS).answerable
 
