@@ -905,7 +905,12 @@ class ExtractiveGenerator:
                     q_terms: dict[str, float], best: _Candidate, named: frozenset[str]) -> list[_Candidate]:
         """`chosen`, then the list whose opening words name what the question asks for ("What information goes
         into our registration entry?": "The following information shall be provided ..."), whole, when no list was
-        quoted and it fits in `NAMED_LIST_CHARS` more and the sentences the verifier allows."""
+        quoted and it fits in `NAMED_LIST_CHARS` more and the sentences the verifier allows (the answer's later
+        sentences give way to it)."""
+        def fits(xs: list[_Candidate]) -> bool:
+            return sum(len(x.text) for x in xs) <= self.max_chars + NAMED_LIST_CHARS and \
+                len(parse_draft(_draft_text(xs))) <= MAX_SENTENCES
+
         found = self._list(candidates, by_sid, q_terms, float("-inf"), best, named, only_named=True)
         listed = {x.text for x in found or ()}
         if not found or listed <= {x.text for x in chosen}:
@@ -915,14 +920,10 @@ class ExtractiveGenerator:
         for x in chosen[1:]:
             if x.text in listed:
                 continue
-            if sum(len(y.text) for y in (*out, x)) > self.max_chars + NAMED_LIST_CHARS or \
-                    len(parse_draft(_draft_text([*out, x]))) > MAX_SENTENCES:
+            if not fits([*out, x]):
                 break
             out.append(x)
-        if sum(len(y.text) for y in out) > self.max_chars + NAMED_LIST_CHARS or \
-                len(parse_draft(_draft_text(out))) > MAX_SENTENCES:
-            return chosen
-        return out
+        return out if fits(out) else chosen
 
     def _nearest_of_provision(self, best: _Candidate, chosen: list[_Candidate], candidates: Sequence[_Candidate],
                               near: Mapping[str, float], by_sid: Mapping[str, list[_Candidate]]) -> list[_Candidate]:
