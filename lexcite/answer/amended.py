@@ -97,11 +97,19 @@ def _long_date(iso: str) -> str:
     return f"{d.day} {d:%B} {d.year}"
 
 
+def _last_before(catalog: Catalog, act: str, unit: str, language: str | None, start: str,
+                 other_than: str | None = None) -> UnitRecord | None:
+    """`unit` of `act` in the latest version in force before `start` (other than version `other_than`), if it
+    existed there."""
+    older = [r for r in catalog.history(act, unit, language)
+             if r.status != "draft" and r.unit.version != other_than and r.valid_from < start]
+    return older[-1] if older else None
+
+
 def _former(catalog: Catalog, rec: UnitRecord, unit: str) -> CitationRef | None:
     """`unit` in the latest version of the act before `rec`'s, if it existed there."""
-    older = [r for r in catalog.history(rec.unit.act, unit, rec.unit.language)
-             if r.status != "draft" and r.unit.version != rec.unit.version and r.valid_from < rec.valid_from]
-    return older[-1].unit.ref if older else None
+    last = _last_before(catalog, rec.unit.act, unit, rec.unit.language, rec.valid_from, rec.unit.version)
+    return last.unit.ref if last else None
 
 
 # A provision is moved, not new, when an amending act deletes one provision and inserts another that repeats
@@ -120,13 +128,14 @@ def _moved_from(catalog: Catalog, links: _Links, rec: UnitRecord, target: str,
         return None
     best, best_share = None, MOVED_SHARE
     for link in links.of(rec.unit.act, changed_by):
-        old = _former(catalog, rec, link.target_unit or "") if link.action == "deleted" else None
+        old = _last_before(catalog, rec.unit.act, link.target_unit or "", rec.unit.language, rec.valid_from,
+                           rec.unit.version) if link.action == "deleted" else None
         if old is None:
             continue
-        terms = set(content_terms(catalog.resolve(old, rec.unit.language).unit.text))
+        terms = set(content_terms(old.unit.text))
         share = len(terms & new_terms) / len(terms) if terms else 0.0
         if share >= best_share:
-            best, best_share = old, share
+            best, best_share = old.unit.ref, share
     return best
 
 
@@ -249,12 +258,11 @@ def _deleted(catalog: Catalog, links: _Links, ref: CitationRef, language: str | 
     for link in links.by_amending(ref):
         if link.action != "deleted" or not (link.amending == ref or _below(link.amending.unit, ref.unit)):
             continue
-        start = link.applies_from or "9999-12-31"
-        older = [r for r in catalog.history(link.target_act, link.target_unit or "", language)
-                 if r.status != "draft" and r.valid_from < start]
-        if older:
-            last = older[-1].unit.ref
-            out.append(Amendment((), link.amending, last, "deleted", link.applies_from or older[-1].valid_from, last))
+        last = _last_before(catalog, link.target_act, link.target_unit or "", language,
+                            link.applies_from or "9999-12-31")
+        if last is not None:
+            deleted = last.unit.ref
+            out.append(Amendment((), link.amending, deleted, "deleted", link.applies_from or last.valid_from, deleted))
     return out
 
 
