@@ -602,10 +602,11 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     subject += [t for t in content_terms(" ".join(acts_terms(question))) if t not in subject and t not in known]
     # "the minimum age under the AI Act" is not stated by the GDPR's age of consent
     stating = [t for t, e in zip(texts, evidence, strict=True) if e.ref.act in acts] or texts
-    sentences = [s for t in stating for s in split_sentences(t)]
+    by_unit = [split_sentences(t) for t in stating]
+    sentences = [s for unit in by_unit for s in unit]
     # the sentence before one that opens with a pronoun, within one unit ("The members of the advisory forum ...
     # It shall elect two co-chairs"): what "It" names
-    before = {s: prev for t in stating for prev, s in pairwise(split_sentences(t)) if _PRONOUN.match(s)}
+    before = {s: prev for unit in by_unit for prev, s in pairwise(unit) if _PRONOUN.match(s)}
     df = Counter(t for s in sentences for t in set(content_terms(s)))
     weight = {t: math.log(1 + len(sentences) / (1 + df[t])) + 0.1 for t in dict.fromkeys(subject)}
     total = sum(weight.values()) or 1.0
