@@ -200,15 +200,16 @@ _RESTATES = re.compile(r"\b(?:should be (?:defined|understood) as|means)\b", re.
 _QUOTED = re.compile(r"(?<!\w)[‘'\"“]([^’'\"”]{2,60})[’'\"”](?!\w)")  # not the apostrophes of "we're", "can't"
 _YES_NO = re.compile(r"^(?:is|are|am|can|could|may|might|must|do|does|did|shall|should|will|would|has|have|"
                      r"need)\b", re.I)
-_LIST = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,3}(?:categories|kinds|types|information|duties|obligations|"
-                   r"practices|elements|rights|conditions|cases|requirements|measures|tasks|list|areas|data|details)\b|"
+# what a list holds, as a list question names it
+_LISTED_THINGS = (r"categories|kinds|types|information|duties|obligations|practices|elements|rights|conditions|cases|"
+                  r"requirements|measures|tasks|areas|data|details")
+_LIST = re.compile(rf"\b(?:which|what)\s+(?:\w+\s+){{0,3}}(?:{_LISTED_THINGS}|list)\b|"
                    r"\blist\b|\bwhat (?:must|should|has to|have to)\b|\bwhich kinds?\b|"
                    # what a document or a notice is made of: "What does that report have to include, at a minimum?"
                    r"\b(?:what|which)\b[^?.]{0,60}?\b(?:include|contain|comprise|consist of)\b", re.I)
 # The things a list question asks for, named by their noun ("What information goes into ...?"): a list whose
 # opening words name them ("The following information shall be provided") is that list.
-_LISTED = re.compile(r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(categories|kinds|types|information|duties|obligations|"
-                     r"practices|elements|rights|conditions|cases|requirements|measures|tasks|areas|data|details|"
+_LISTED = re.compile(rf"\b(?:which|what)\s+(?:\w+\s+){{0,2}}?({_LISTED_THINGS}|"
                      r"documents|criteria|safeguards|principles|grounds|exceptions)\b", re.I)
 NAMED_LIST_CHARS = 1200  # the length a named list may add to the answer
 # The date in an act's citation ("Regulation (EU) 2019/2144 of the European Parliament and of the Council of
@@ -911,7 +912,7 @@ class ExtractiveGenerator:
             return sum(len(x.text) for x in xs) <= self.max_chars + NAMED_LIST_CHARS and \
                 len(parse_draft(_draft_text(xs))) <= MAX_SENTENCES
 
-        found = self._list(candidates, by_sid, q_terms, float("-inf"), best, named, only_named=True)
+        found = self._list(candidates, by_sid, q_terms, float("-inf"), best, named)
         listed = {x.text for x in found or ()}
         if not found or listed <= {x.text for x in chosen}:
             return chosen
@@ -1012,11 +1013,10 @@ class ExtractiveGenerator:
         return chosen
 
     def _list(self, candidates: list[_Candidate], by_sid: dict[str, list[_Candidate]], q_terms: dict[str, float],
-              best_score: float, best: _Candidate, named: frozenset[str] = frozenset(),
-              only_named: bool = False) -> list[_Candidate] | None:
+              best_score: float, best: _Candidate, named: frozenset[str] = frozenset()) -> list[_Candidate] | None:
         """For a list question: the points of one list that the evidence holds (siblings under one parent, the
         parent's own words first when given), when together they answer better than the best single sentence;
-        `only_named`: the best of the lists whose opening words name what the question asks for (`named`)."""
+        given `named`, the best of the lists whose opening words name what the question asks for."""
         total = sum(q_terms.values()) or 1.0
         groups: dict[str, list[str]] = {}
         heads: dict[str, str] = {}
@@ -1032,7 +1032,7 @@ class ExtractiveGenerator:
         own_list = best.unit.rpartition(".")[0] if best.unit.rpartition(".")[2].startswith("pnt_") else best.unit
         points = groups.get(own_list, [])
         whole = [x for sid in points for x in by_sid[sid]]
-        if only_named:
+        if named:
             best_value = float("-inf")
         elif len(points) >= 2 and not best.instruction and len(whole) < MAX_QUOTED and \
                 sum(len(x.text) for x in whole) <= self.max_chars:
@@ -1049,7 +1049,7 @@ class ExtractiveGenerator:
                 terms |= by_sid[heads[parent]][0].terms  # prohibited:" is the list of banned practices
             lexical = sum(w for t, w in q_terms.items() if t in terms) / total
             rank = min(by_sid[sid][0].rank for sid in sids)
-            if only_named and not (parent in heads and named & by_sid[heads[parent]][0].terms):
+            if named and not (parent in heads and named & by_sid[heads[parent]][0].terms):
                 continue
             value = lexical + 0.15 + 0.1 / rank  # a list question is answered by the list
             if value > best_value:
