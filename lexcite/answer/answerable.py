@@ -54,7 +54,11 @@ this runs after evidence and before any generator, on the admitted units' text:
    office now ("Who is the current chair of the Board?": an election names her,
    not the act), or who was the first, last or only one to undergo something
    ("Which provider was the first to be fined ...?": what happened under the
-   acts is not in them);
+   acts is not in them), or what is the case at a time and asks no rule
+   ("Which country runs the biggest sandbox so far?"), or how an act it names
+   was made ("Did the Parliament adopt the AI Act unanimously?"), or which one
+   particular company, product or person ("Which insurance company has to
+   cover ...?": the acts name bodies and roles, never a particular one);
 4. defined elsewhere: a question asks for the values that make something count
    as a defined term ("How many employees can we have and still count as a
    small mid-cap?"), the admitted definition of that term defers to an
@@ -430,6 +434,50 @@ _EVENT = re.compile(r"\b(?:which|who|what)\b[^?]{0,80}?\b(?:was|were)\s+the\s+(?
                     r"\b(?:\s+[\w-]+){0,2}?\s+(?:to|ever)\b", re.I)
 
 
+# "Which EU country runs the biggest sandbox so far?", "Which Member State's representative is chairing the Board this
+# year?": what is the case in the world, or has happened, at a time; the acts set rules and do not record it. A question
+# that asks what the rules require at that time ("Right now, do deployers have to comply ...?") is answered by them.
+_AT_A_TIME = re.compile(r"\b(?:so far|to date|thus far|up to now|until now|this year|last year|this month|these days|"
+                        r"at the moment|right now|nowadays|recently|lately|in practice)\b", re.I)
+_NORMATIVE = re.compile(r"\b(?:must|shall|should|ought|may|might|can|could|need|needs|have to|has to|had to|required|"
+                        r"obliged|allowed|permitted|entitled|forbidden|prohibited|banned|apply|applies|compl(?:y|ies))\b",
+                        re.I)
+# "Did the European Parliament adopt the AI Act unanimously?", "Who was the rapporteur for the GDPR?": how an act was
+# made; an act states its rules, not its own passage ("does the Commission get a vote there?" asks about the Board's
+# rules, and names no vote on an act)
+_MAKING = re.compile(r"\b(?:unanimous(?:ly)?|rapporteurs?|trilogues?|lobby(?:ing|ists?)?|(?:voted|votes?|voting)\s+"
+                     r"(?:for|against|in favour of)\b)", re.I)
+
+# "Which insurance company has to cover ...?", "Which software does the AI Office use ...?", "which judge will hear our
+# case?": one particular company, product or person. The acts name public bodies and roles, never a particular
+# company, insurer, judge or piece of software; "Which companies may ...?" asks for a class, and "Which company counts
+# as the provider?" for a role, and both are answered by them
+_PARTICULAR = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?(?P<one>company|firm|vendor|supplier|insurer|"
+                         r"insurance company|bank|judge|software|tool|product|brand|app|cloud provider)\s+"
+                         r"(?!(?:\w+\s+){0,3}?(?:counts?|qualif|considered|regarded|deemed|treated|acts? as)\b)"
+                         r"(?:is|does|do|has|will|would|runs|uses|hosts|must|should|can|may|gets?)\b", re.I)
+
+
+def _about_the_world(question: str, acts_named: bool) -> tuple[str, str] | None:
+    """What makes a question one of facts rather than of the rules (`_AT_A_TIME`, `_MAKING`, `_PARTICULAR`): the
+    words of the question that say so and why the acts cannot answer it, or None. `acts_named`: the question names
+    an act, whose passage `_MAKING` may ask about."""
+    asking = _asking_sentence(question)
+    at = _AT_A_TIME.search(asking.replace("up to date", " "))
+    if at and not _NORMATIVE.search(asking):
+        return at.group(0), "the question asks what is the case or has happened at a time: the acts set the rules " \
+                            "and do not record what happened under them"
+    made = _MAKING.search(asking)
+    if made and acts_named:
+        return made.group(0), "the question asks how an act was made: an act states its rules, not how it was " \
+                              "negotiated or voted"
+    one = _PARTICULAR.search(asking)
+    if one:
+        return asking[one.start():one.end("one")], "the question asks for one particular company, product or " \
+                                                   "person: the acts name bodies and roles, never a particular one"
+    return None
+
+
 def _national_law(question: str) -> str | None:
     """The Member State's law ("German law") whose content a what/which question asks for, if any."""
     m = _NATIONAL_LAW.search(_asking_sentence(question))
@@ -566,6 +614,10 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
         return Answerability(False, DECIDED_ELSEWHERE, "the question asks who was the first, last or only one to "
                                                        "undergo something: the acts set the rules and do not record "
                                                        "what happened under them", {"body": event.group(0)})
+    world = _about_the_world(question, bool(acts)) if in_english(question) else None
+    if world:
+        words, why = world
+        return Answerability(False, DECIDED_ELSEWHERE, f"{why} (\u201c{words}\u201d)", {"body": words})
     law = _national_law(question)
     if law:
         return Answerability(False, DECIDED_ELSEWHERE, f"the question asks what {law} provides: the acts in the "

@@ -452,6 +452,45 @@ def test_who_was_the_first_to_undergo_something_is_not_in_the_acts():
     assert check("When was the first fine for model providers possible?", (fines,), ACTS).rule != DECIDED_ELSEWHERE
 
 
+def test_what_is_the_case_at_a_time_how_an_act_was_made_and_which_particular_company_are_not_in_the_acts():
+    """Fresh dev questions ei03, ei07, ei08, ei12 and ei01, ei05, ei13 were answered from the nearest rule."""
+    ai = "32024R1689@2026-07-27"
+    board = "Establishment and structure of the European Artificial Intelligence Board"
+    chair = _unit("art_65.par_8", "8. The Board shall be chaired by one of the representatives of the Member States.",
+                  ai, title=board)
+    members = _unit("art_65.par_2", "2. The Board shall be composed of one representative per Member State.", ai,
+                    sid="S2", title=board)
+    v = check("Which Member State's representative is chairing the European AI Board this year?", (chair, members),
+              ACTS)
+    assert not v.answerable and v.rule == DECIDED_ELSEWHERE and "this year" in v.reason
+    assert check("Who chairs the European AI Board?", (chair,), ACTS).answerable
+    # what the rules require at that time is in them; "up to date" is no time of the world
+    deployers = _unit("art_26.par_1", "1. Deployers of high-risk AI systems shall take appropriate technical and "
+                                      "organisational measures to ensure they use such systems in accordance with the "
+                                      "instructions for use accompanying the systems.", ai)
+    assert check("Right now, do deployers of a high-risk AI system have to follow the instructions for use?",
+                 (deployers,), ACTS).answerable
+    assert check("Must deployers keep the instructions for use up to date?", (deployers,), ACTS).answerable
+    # how an act was made, when the question names the act (the words of the catalog's titles are no absent names)
+    titled = ACTS | {"european", "parliament", "council", "regulation"}
+    made = check("Did the European Parliament adopt the AI Act unanimously?", (chair,), titled,
+                 acts=frozenset({"32024R1689"}))
+    assert not made.answerable and made.rule == DECIDED_ELSEWHERE and "how an act was made" in made.reason
+    vote = _unit("art_68.par_5", "5. The Commission shall have the right to participate in the activities and "
+                                 "meetings of the Board without voting right.")
+    assert check("Under the GDPR, does the Commission get a vote on the Board?", (vote,), ACTS,
+                 acts=frozenset({GDPR})).answerable
+    # one particular company or product, not a class or a role
+    insurance = _unit("art_31.par_9", "9. Notified bodies shall take out appropriate liability insurance for their "
+                                      "conformity assessment activities.", ai)
+    one = check("Which insurance company has to cover a notified body's liability?", (insurance,), ACTS)
+    assert not one.answerable and one.rule == DECIDED_ELSEWHERE and "Which insurance company" in one.reason
+    assert check("Which software does a notified body use to check our documentation?", (insurance,),
+                 ACTS).rule == DECIDED_ELSEWHERE
+    assert check("Which companies have to take out liability insurance?", (insurance,), ACTS).answerable
+    assert check("Which company counts as the notified body here?", (insurance,), ACTS).answerable
+
+
 def test_what_a_member_state_s_own_law_provides_is_not_in_the_acts():
     ids = _unit("art_87", "Member States may further determine the specific conditions for the processing of a "
                           "national identification number or any other identifier of general application.")

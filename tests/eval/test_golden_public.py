@@ -44,10 +44,11 @@ def catalog(corpus, tmp_path_factory):
 
 
 @pytest.mark.unit
-def test_the_set_is_large_enough_with_about_a_third_dev():
+def test_the_set_is_large_enough_with_a_dev_split_no_larger_than_test():
+    """Rules are written on dev questions, fresh ones included, so dev grows; test stays the larger split."""
     dev = sum(q.split == "dev" for q in QUESTIONS)
     assert len(QUESTIONS) >= 80
-    assert 0.25 <= dev / len(QUESTIONS) <= 0.46, f"{dev} dev of {len(QUESTIONS)}"
+    assert 0.25 <= dev / len(QUESTIONS) < 0.5, f"{dev} dev of {len(QUESTIONS)}"
 
 
 @pytest.mark.unit
