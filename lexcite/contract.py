@@ -69,7 +69,11 @@ EU_LANGUAGES = frozenset(
 
 
 def _iso(value: str, what: str) -> None:
+    # dates are compared as text, so only the one spelling: Python also reads "20260101" and "2026-W01-1" as dates,
+    # and "20260101" sorts after every "2026-..." date
     try:
+        if not (isinstance(value, str) and len(value) == 10 and value[4] == value[7] == "-"):
+            raise ValueError
         date.fromisoformat(value)
     except ValueError:
         raise ValueError(f"{what} must be an ISO date YYYY-MM-DD, got {value!r}") from None

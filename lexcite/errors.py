@@ -2,6 +2,7 @@
 
     LexciteError
      ├── ConfigError          a setting or option that cannot be used
+     │    └── UsageError      a value typed on the command line that cannot be used (exit 2)
      ├── FetchError           Cellar / SPARQL could not deliver (url, status, attempts)
      ├── FormatNotRecognised  no known EUR-Lex markup (invariant 6)
      ├── ParseError           known markup, but a unit cannot be built (path, where)
@@ -19,6 +20,7 @@ from pathlib import Path
 __all__ = [
     "LexciteError",
     "ConfigError",
+    "UsageError",
     "FetchError",
     "FormatNotRecognised",
     "ParseError",
@@ -34,6 +36,11 @@ class LexciteError(Exception):
 
 class ConfigError(LexciteError):
     """A setting, option or argument that cannot be used; the message names it and what to do."""
+
+
+class UsageError(ConfigError):
+    """A value given on the command line that cannot be used (a date that is no date, an empty question, a choice
+    not offered): a usage mistake, so `lexcite` exits 2, as for an unknown option."""
 
 
 class FetchError(LexciteError):

@@ -24,7 +24,7 @@ from rich.console import Console
 
 from lexcite import __version__
 from lexcite.config import Settings
-from lexcite.errors import LexciteError
+from lexcite.errors import LexciteError, UsageError
 
 __all__ = ["app", "out", "err", "progress", "settings", "main", "EXIT_OK", "EXIT_ERROR", "EXIT_USAGE",
            "EXIT_REFUSED"]
@@ -150,6 +150,12 @@ def main(args: list[str] | None = None) -> None:
     _state["settings"] = None
     try:
         rv = command().main(args=args, prog_name="lexcite", standalone_mode=False)
+    except UsageError as e:  # a value typed that cannot be used: a usage mistake, like an unknown option
+        if _state["debug"]:
+            raise
+        words = [a for a in (sys.argv[1:] if args is None else args) if not a.startswith("-")]
+        print(f"error: {e} (see lexcite {words[0] + ' ' if words else ''}--help)", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
     except LexciteError as e:
         if _state["debug"]:
             raise

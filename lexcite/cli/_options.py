@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 
 from lexcite.contract import Perimeter, is_celex
-from lexcite.errors import ConfigError
+from lexcite.errors import UsageError
 
 __all__ = ["ActOpt", "LanguageOpt", "AsOfOpt", "SupersededOpt", "BindingOpt", "AccessTagOpt", "KOpt", "check_date",
            "perimeter_from_options"]
@@ -35,13 +35,13 @@ KOpt = Annotated[int, typer.Option("-k", "--k", min=1, help="How many units of e
 
 
 def check_date(value: str | None, option: str) -> None:
-    """ConfigError naming the option when `value` is not a YYYY-MM-DD date."""
+    """UsageError naming the option when `value` is not a YYYY-MM-DD date."""
     if value is None:
         return
     try:
         Perimeter(as_of=value)
     except ValueError as e:
-        raise ConfigError(f"{option}: {e}") from None
+        raise UsageError(f"{option}: {e}") from None
 
 
 def perimeter_from_options(act: list[str] | None = None, language: str = "en", as_of: str | None = None,
@@ -50,7 +50,7 @@ def perimeter_from_options(act: list[str] | None = None, language: str = "en", a
     """The Perimeter the shared options describe.
 
     Raises:
-        ConfigError: a date that does not parse.
+        UsageError: a date that does not parse.
         CitationError: an act name the catalog does not know.
     """
     check_date(as_of, "--as-of")
@@ -68,4 +68,4 @@ def perimeter_from_options(act: list[str] | None = None, language: str = "en", a
                          include_superseded=include_superseded, binding_only=binding_only, as_of=as_of,
                          access_tags=tuple(access_tag or ()))
     except ValueError as e:
-        raise ConfigError(f"--as-of: {e}") from None
+        raise UsageError(f"--as-of: {e}") from None

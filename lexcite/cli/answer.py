@@ -23,7 +23,7 @@ from lexcite.cli._options import (
     perimeter_from_options,
 )
 from lexcite.contract import Answer, Evidence
-from lexcite.errors import ConfigError
+from lexcite.errors import UsageError
 
 if TYPE_CHECKING:
     from lexcite.answer.ask import ReplayReport
@@ -66,11 +66,14 @@ def ask_command(
     start_loading(settings().home)  # first: its model loads while the rest is imported (0.3 s of start-up)
     from lexcite.answer.ask import GENERATORS, ask, choose_generator
 
+    if not question.strip():
+        raise UsageError('the question is empty: put it in quotes, e.g. lexcite ask "Who must register a high-risk '
+                         'AI system?"')
     if fmt not in FORMATS:
-        raise ConfigError(f"--format {fmt!r}: choose from {', '.join(FORMATS)}")
+        raise UsageError(f"--format {fmt!r}: choose from {', '.join(FORMATS)}")
     fmt = "json" if as_json else fmt
     if generator is not None and generator not in GENERATORS:
-        raise ConfigError(f"--generator {generator!r}: choose from {', '.join(GENERATORS)}")
+        raise UsageError(f"--generator {generator!r}: choose from {', '.join(GENERATORS)}")
     perimeter = perimeter_from_options(act, language, as_of, include_superseded, binding_only, access_tag)
     choice = choose_generator(generator, settings())
     if fmt == "text":

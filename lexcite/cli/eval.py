@@ -11,7 +11,7 @@ from rich.table import Table
 
 from lexcite.cli._app import EXIT_ERROR, app, err, out, progress, settings
 from lexcite.cli._options import KOpt
-from lexcite.errors import ConfigError
+from lexcite.errors import UsageError
 from lexcite.eval.golden import SPLITS
 
 
@@ -38,14 +38,14 @@ def eval_(
     Example: lexcite eval --golden data/golden/golden.jsonl --split test --report eval-out --json
     """
     if split is not None and split not in SPLITS:
-        raise ConfigError(f"--split {split!r}: choose {' or '.join(SPLITS)}")
+        raise UsageError(f"--split {split!r}: choose {' or '.join(SPLITS)}")
     if as_of is not None:
         from lexcite.contract import Perimeter
 
         try:
             Perimeter(as_of=as_of)
         except ValueError as e:
-            raise ConfigError(f"--as-of: {e}") from None
+            raise UsageError(f"--as-of: {e}") from None
     from lexcite.eval.golden import default_golden_path
     from lexcite.eval.golden_run import run_golden
 

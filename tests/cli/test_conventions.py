@@ -30,6 +30,25 @@ def test_a_usage_mistake_is_one_line_on_stderr_and_exit_2(cli, args, says):
     assert r.out == "" and "Traceback" not in r.err
 
 
+@pytest.mark.parametrize("args, says", [
+    (["ask", ""], "the question is empty"),
+    (["ask", "   "], "the question is empty"),
+    (["ask", "What is an AI system?", "--as-of", "2026-13-45"], "--as-of: as_of must be an ISO date YYYY-MM-DD"),
+    # Python reads "20260101" as a date too, but it sorts after every "2026-..." date the catalog compares it with
+    (["search", "What is an AI system?", "--as-of", "20260101"], "got '20260101'"),
+    (["ask", "What is an AI system?", "--format", "pdf"], "--format 'pdf': choose from"),
+    (["eval", "--split", "train"], "--split 'train': choose dev or test"),
+])
+def test_a_value_that_cannot_be_used_is_a_usage_mistake_exit_2(cli, args, says, tmp_path, monkeypatch):
+    monkeypatch.setenv("LEXCITE_HOME", str(tmp_path / "home"))
+    r = cli(*args)
+    assert r.code == EXIT_USAGE == 2, r.err
+    lines = r.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0]
+    assert f"see lexcite {args[0]} --help" in lines[0] and "Traceback" not in r.err
+    assert not (tmp_path / "home" / "catalog.sqlite").exists()  # refused before anything was opened or made
+
+
 def test_version(cli):
     from lexcite import __version__
 
