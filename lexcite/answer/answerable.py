@@ -15,9 +15,7 @@ this runs after evidence and before any generator, on the admitted units' text:
    its words, counting only words the admitted units use) -> else refusal; so
    must a sentence stating a time for what a question asks how long to do
    ("How many years must we keep our record ...?": a third of the words of
-   "keep our record ..."), and name the role the question asks to act ("must a
-   notified body decide ...?") when an admitted unit names that role; and a
-   count of something a body has ("How many
+   "keep our record ..."); and a count of something a body has ("How many
    members does the advisory forum have?") is stated by a sentence naming that
    body whose number counts that thing ("two co-chairs from among its members"
    counts co-chairs; "composed of one representative per Member State" counts
@@ -362,22 +360,6 @@ _PRONOUN = re.compile(r"(?:It|They|Its|Their|This|These|That|Those)\b")
 _TIME_GIVEN = re.compile(r"^(?:(?:advance|prior|enough)\s+)?(?:notice|time|warning)$", re.I)
 
 
-# "Within how many days must a notified body decide ...?", "does the AI Office have to countersign ...?": who must act
-# in the time asked for, one of the roles the acts give duties to; a time stated for another's act does not answer
-_ACTOR = re.compile(r"\b(?:must|shall|should|does|do|did|is|are|has|have|will|may|can|could)\s+(?:the|a|an|our|its|"
-                    r"their|each|every|any|that|this)\s+(?P<actor>(?:[\w'’-]+\s+){0,3}?(?:authorit(?:y|ies)|bod(?:y|ies)|"
-                    r"Office|Commission|Board|controllers?|processors?|providers?|deployers?|importers?|distributors?|"
-                    r"representatives?|officers?|panel|forum|courts?))\b")
-
-
-def _actor(question: str, known: Iterable[str]) -> tuple[list[str], str]:
-    """The stems of the role a time question asks to act ("a notified body": notifi, bodi), else [], and the role as
-    the question writes it."""
-    m = _ACTOR.search(_asking_sentence(question))
-    known = {k.lower() for k in known}
-    return ([t for t in content_terms(m["actor"]) if t not in known], m["actor"]) if m else ([], "")
-
-
 def _measured(question: str, known: Iterable[str]) -> tuple[list[str], float, str]:
     """The stems of the thing a value question measures (see above), or [] when it names none, the share of
     them a sentence must have to be about it: two thirds of a thing named, a third of an act done in a time
@@ -707,8 +689,6 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
                              {**detail, "measured": measured})
     measured = [t for t in measured if _spoken(t, used)]
     owner = [t for t in _owner(question, known_names) if _spoken(t, used)]
-    role, role_words = _actor(question, known_names) if share == DURATION_SHARE else ([], "")
-    actor = [t for t in role if _spoken(t, used)]
     if measured:
         def about(s: str) -> bool:
             terms = set(content_terms(s))
@@ -719,17 +699,9 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
                 named = terms | set(content_terms(before.get(s, "")))
                 return 2 * sum(_spoken(t, named) for t in owner) >= len(owner) and \
                     sum(_spoken(t, counted) for t in measured) >= share * len(measured) - 1e-9
-            if actor and not all(_spoken(t, terms | set(content_terms(before.get(s, "")))) for t in actor):
-                return False
             return sum(_spoken(t, terms) for t in measured) >= share * len(measured) - 1e-9
         detail["measured"] = measured
         if not any(_kinds(s, payment) & wanted and about(s) for s in sentences):
-            if actor:  # a time for one role's act: named as the question writes them
-                detail["actor"] = actor
-                act = _DURATION_OF.search(_asking_sentence(question))
-                done = f"\u201c{act['act'].strip()}\u201d" if act else "what the question asks"
-                return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {_kind_phrase(wanted)} "
-                                                              f"for {done} by \u201c{role_words}\u201d", detail)
             return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {_kind_phrase(wanted)} of "
                                                           f"\u201c{' '.join(measured)}\u201d", detail)
     if subject and best < MIN_SUBJECT:

@@ -404,24 +404,6 @@ def test_a_time_asked_for_an_act_is_stated_only_by_a_sentence_about_that_act():
                  ACTS).answerable
 
 
-def test_a_time_for_one_role_s_act_is_stated_only_by_a_sentence_naming_that_role():
-    """Dev ea14 ("within how many days is the lead data protection authority obliged to circulate its draft
-    decision?") was answered with the other authorities' four weeks to object."""
-    ai = "32024R1689"
-    keep = _unit("art_18.par_1", "1. The provider shall, for a period ending 10 years after the high-risk AI system "
-                                 "has been placed on the market or put into service, keep at the disposal of the "
-                                 "national competent authorities the technical documentation.", act=ai)
-    refusals = _unit("art_45.par_1", "1. Notified bodies shall inform the notifying authority of any refusal of a "
-                                     "Union technical documentation assessment certificate.", act=ai, sid="S2")
-    v = check("Within how many days must a notified body decide on a provider's application for assessment of its "
-              "technical documentation?", (keep, refusals), ACTS)
-    assert not v.answerable and v.rule == VALUE_NOT_STATED and "by \u201cnotified body\u201d" in v.reason
-    assert check("How long must the provider keep the technical documentation?", (keep, refusals), ACTS).answerable
-    # a role no admitted unit names is the asker's word for it, and no measure of what the units state
-    assert check("Within how many days must a notified body decide on a provider's application for assessment of "
-                 "its technical documentation?", (keep,), ACTS).answerable
-
-
 def test_a_count_is_stated_only_by_a_number_that_counts_that_thing_of_that_body():
     forum = _unit("art_67.par_4", "The term of office of the members of the advisory forum shall be two years. It "
                                   "shall elect two co-chairs from among its members.", act="32024R1689")
