@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from lexcite.contract import Perimeter, is_celex
+from lexcite.contract import EU_LANGUAGES, Perimeter, is_celex
 from lexcite.errors import UsageError
 
 __all__ = ["ActOpt", "LanguageOpt", "AsOfOpt", "SupersededOpt", "BindingOpt", "AccessTagOpt", "KOpt", "check_date",
@@ -50,10 +50,13 @@ def perimeter_from_options(act: list[str] | None = None, language: str = "en", a
     """The Perimeter the shared options describe.
 
     Raises:
-        UsageError: a date that does not parse.
+        UsageError: a date that does not parse, a language that is no EU language code.
         CitationError: an act name the catalog does not know.
     """
     check_date(as_of, "--as-of")
+    if language not in ("any", "") and language not in EU_LANGUAGES:  # "xx" would search nothing and say so
+        raise UsageError(f"--language {language!r}: give an official EU language as its ISO 639-1 code "
+                         f"({', '.join(sorted(EU_LANGUAGES))}), or 'any'")
     acts = tuple(act or ())
     if any(not is_celex(a) for a in acts):  # a name ('AI Act', 'GDPR'): the catalog knows which act it is
         from lexcite.catalog import Catalog

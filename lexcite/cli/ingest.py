@@ -13,7 +13,7 @@ from rich.table import Table
 
 from lexcite.cli._app import app, err, out, progress, settings
 from lexcite.cli._options import AsOfOpt, check_date
-from lexcite.errors import ConfigError, LexciteError
+from lexcite.errors import ConfigError, LexciteError, UsageError
 from lexcite.printable import printable
 
 if TYPE_CHECKING:
@@ -49,8 +49,11 @@ def ingest(
     from lexcite.ingest.completeness import describe_units
     from lexcite.ingest.load import Overrides, ingest_batch
 
-    overrides = Overrides(act=celex, version=version, language=language, binding=not guidance,
-                          status=status, valid_from=valid_from, replace=replace)
+    try:
+        overrides = Overrides(act=celex, version=version, language=language, binding=not guidance,
+                              status=status, valid_from=valid_from, replace=replace)
+    except ConfigError as e:  # a value typed that cannot be used ("--language 'xx' is not ..."): exit 2
+        raise UsageError(str(e)) from None
     with Catalog(settings=settings()) as catalog, progress() as bar:
         outcomes = ingest_batch(catalog, paths, overrides,
                                 on_document=lambda p, i, n: bar.update(f"reading {p.name}", i, n))

@@ -37,6 +37,7 @@ def test_a_usage_mistake_is_one_line_on_stderr_and_exit_2(cli, args, says):
     # Python reads "20260101" as a date too, but it sorts after every "2026-..." date the catalog compares it with
     (["search", "What is an AI system?", "--as-of", "20260101"], "got '20260101'"),
     (["ask", "What is an AI system?", "--format", "pdf"], "--format 'pdf': choose from"),
+    (["search", "What is an AI system?", "--language", "xx"], "--language 'xx': give an official EU language"),
     (["eval", "--split", "train"], "--split 'train': choose dev or test"),
 ])
 def test_a_value_that_cannot_be_used_is_a_usage_mistake_exit_2(cli, args, says, tmp_path, monkeypatch):
