@@ -292,10 +292,13 @@ _HOW_MANY = re.compile(rf"\b(?:how (?:many|much)|number of)\s+((?:[\w'’-]+\s+)
 # "how many working days": the days are the unit, not the thing measured
 _UNIT_WORDS = re.compile(r"^(?:working|business|calendar|clear)\s+(?=(?:hours|days|weeks|months|years)\b)", re.I)
 _VALUE_NOUN = re.compile(r"\b(?:what|which)(?:'s| is| are| was| were)? (?:the )?((?:[\w'’-]+ ){0,2}(?:fees?|salary|"
-                         r"salaries|age|price|costs?|charges?))\b", re.I)
+                         r"salaries|age|price|costs?|charges?|rates?))\b", re.I)
 
 
-_NOUN_KINDS = {"age": frozenset({"period", "number"})}  # the rest (fee, salary, price, cost, charge): an amount
+# a rate is a percentage (interest, tax, error rates) or an amount (an hourly rate); the rest (fee, salary, price,
+# cost, charge) an amount
+_NOUN_KINDS = {"age": frozenset({"period", "number"}), "rate": frozenset({"percent", "amount"}),
+               "rates": frozenset({"percent", "amount"})}
 
 
 def _noun_kinds(question: str) -> frozenset[str]:

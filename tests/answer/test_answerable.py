@@ -109,6 +109,13 @@ class TestOnRealUnits:
     def test_a_question_for_a_fee_or_an_age_asks_for_a_value_no_cue_names(self, units):
         v = check("What is the registration fee for the EU database?", units.evidence("art_71.par_1"), ACTS)
         assert not v.answerable and "an amount" in v.reason
+        # a rate: a percentage or an amount, of the thing it is a rate of (dev ej10, an interest rate on a fine)
+        # Article 31(4) speaks of "interest" (conflicts of interest), never of an interest rate
+        fines = units.evidence("art_99.par_5", "art_31.par_4")
+        v = check("What interest rate is charged on a fine that is paid late?", fines, ACTS)
+        assert not v.answerable and v.rule == VALUE_NOT_STATED and "interest" in v.reason
+        assert check("What is the rate of the fine, as a share of turnover, for misleading a notified body?", fines,
+                     ACTS).answerable
 
     def test_a_value_asked_under_a_named_act_is_stated_by_that_act(self, units):
         # the GDPR's age of consent is no age the AI Act sets for chatbots
