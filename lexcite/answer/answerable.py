@@ -460,11 +460,19 @@ _PARTICULAR = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?(?P<one>company|firm
                          r"(?!(?:\w+\s+){0,3}?(?:counts?|qualif|considered|regarded|deemed|treated|acts? as)\b)"
                          r"(?:is|does|do|has|will|would|runs|uses|hosts|must|should|can|may|gets?)\b", re.I)
 
+# "Which consultancy firms are accredited to audit ...?", "Which cloud providers are approved ...?": which companies
+# hold a status, at any time (`_NOW_HELD` reads a time); the acts say how the status is granted, and whom it was
+# granted to is recorded where it was decided. "Which companies are allowed ...?" asks for a class, answered by them
+_HOLDERS = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:companies|firms|vendors|suppliers|insurers|"
+                      r"consultancies|consultants|labs|laboratories|banks|cloud providers)\s+(?:are|have been|were)\s+"
+                      r"(?:\w+\s+)?(?:accredited|approved|certified|designated|notified|registered|listed|"
+                      r"authori[sz]ed|licensed|recogni[sz]ed)\b", re.I)
+
 
 def _about_the_world(question: str, acts_named: bool) -> tuple[str, str] | None:
-    """What makes a question one of facts rather than of the rules (`_AT_A_TIME`, `_MAKING`, `_PARTICULAR`): the
-    words of the question that say so and why the acts cannot answer it, or None. `acts_named`: the question names
-    an act, whose passage `_MAKING` may ask about."""
+    """What makes a question one of facts rather than of the rules (`_AT_A_TIME`, `_MAKING`, `_HOLDERS`,
+    `_PARTICULAR`): the words of the question that say so and why the acts cannot answer it, or None. `acts_named`:
+    the question names an act, whose passage `_MAKING` may ask about."""
     asking = _asking_sentence(question)
     at = _AT_A_TIME.search(asking.replace("up to date", " "))
     if at and not _NORMATIVE.search(asking):
@@ -474,6 +482,10 @@ def _about_the_world(question: str, acts_named: bool) -> tuple[str, str] | None:
     if made and acts_named:
         return made.group(0), "the question asks how an act was made: an act states its rules, not how it was " \
                               "negotiated or voted"
+    held = _HOLDERS.search(asking)
+    if held:
+        return held.group(0), "the question asks which companies hold a status: the acts say how it is granted, " \
+                              "and whom it was granted to is recorded where that was decided, not in them"
     one = _PARTICULAR.search(asking)
     if one:
         return asking[one.start():one.end("one")], "the question asks for one particular company, product or " \

@@ -495,6 +495,10 @@ def test_what_is_the_case_at_a_time_how_an_act_was_made_and_which_particular_com
     assert check("Which software does a notified body use to check our documentation?", (insurance,),
                  ACTS).rule == DECIDED_ELSEWHERE
     assert check("Which companies have to take out liability insurance?", (insurance,), ACTS).answerable
+    # which companies hold a status, with no time said (dev ek07)
+    held = check("Which insurance companies are approved to cover notified bodies?", (insurance,), ACTS)
+    assert not held.answerable and held.rule == DECIDED_ELSEWHERE and "hold a status" in held.reason
+    assert check("Which companies are allowed to cover notified bodies?", (insurance,), ACTS).answerable
     assert check("Which company counts as the notified body here?", (insurance,), ACTS).answerable
 
 
