@@ -82,7 +82,7 @@ def test_the_markdown_memo_quotes_each_cited_paragraph_with_version_and_link(cli
 
 def test_a_bad_format_is_an_error_naming_the_choices(cli, home):
     r = cli("ask", Q, "--format", "html")
-    assert r.code == 1 and "--format 'html': choose from text, json, markdown" in r.err
+    assert r.code == 2 and "--format 'html': choose from text, json, markdown" in r.err  # a usage mistake
 
 
 def _answer_citing_a_recital() -> Answer:
