@@ -297,14 +297,15 @@ _VALUE_NOUN = re.compile(r"\b(?:what|which)(?:'s| is| are| was| were)? (?:the )?
 
 # a rate is a percentage (interest, tax, error rates) or an amount (an hourly rate); the rest (fee, salary, price,
 # cost, charge) an amount
-_NOUN_KINDS = {"age": frozenset({"period", "number"}), "rate": frozenset({"percent", "amount"}),
-               "rates": frozenset({"percent", "amount"})}
+_NOUN_KINDS = {"age": frozenset({"period", "number"}), "rate": frozenset({"percent", "amount"})}
 
 
 def _noun_kinds(question: str) -> frozenset[str]:
     """The kinds of value "What is the registration fee / minimum age ...?" asks for, which no cue names."""
     m = _VALUE_NOUN.search(_asking_sentence(question))
-    return _NOUN_KINDS.get(m.group(1).split()[-1].lower(), frozenset({"amount"})) if m else frozenset()
+    if not m:
+        return frozenset()
+    return _NOUN_KINDS.get(m.group(1).split()[-1].lower().removesuffix("s"), frozenset({"amount"}))  # "rates": rate
 
 
 # "How many years do we have to keep our record ...?", "Within how many days must the authority circulate its draft
@@ -470,26 +471,37 @@ _HOLDERS = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:companies|firms
 
 
 def _about_the_world(question: str, acts_named: bool) -> tuple[str, str] | None:
-    """What makes a question one of facts rather than of the rules (`_AT_A_TIME`, `_MAKING`, `_HOLDERS`,
-    `_PARTICULAR`): the words of the question that say so and why the acts cannot answer it, or None. `acts_named`:
-    the question names an act, whose passage `_MAKING` may ask about."""
+    """What makes a question one of facts rather than of the rules (`_NOW_HELD`, `_NOW_OFFICE`, `_EVENT`,
+    `_AT_A_TIME`, `_MAKING`, `_HOLDERS`, `_PARTICULAR`): the words of the question that say so and the refusal's
+    reason, or None. `acts_named`: the question names an act, whose passage `_MAKING` may ask about."""
     asking = _asking_sentence(question)
+    if held := _NOW_HELD.search(asking):
+        return held["who"], f"the question asks which {held['who'].lower()} have or are something now: the acts set " \
+                            "the rules, and whom a decision was granted to is recorded where it was taken, not in them"
+    if office := _NOW_OFFICE.search(asking):
+        return office.group(0), "the question asks who holds an office now: the acts set up the office and how it " \
+                                "is filled, but do not name who holds it"
+    if event := _EVENT.search(asking):
+        return event.group(0), "the question asks who was the first, last or only one to undergo something: the " \
+                               "acts set the rules and do not record what happened under them"
     at = _AT_A_TIME.search(asking.replace("up to date", " "))
     if at and not _NORMATIVE.search(asking):
-        return at.group(0), "the question asks what is the case or has happened at a time: the acts set the rules " \
-                            "and do not record what happened under them"
+        why = "the question asks what is the case or has happened at a time: the acts set the rules and do not " \
+              "record what happened under them"
+        return at.group(0), f"{why} (\u201c{at.group(0)}\u201d)"
     made = _MAKING.search(asking)
     if made and acts_named:
-        return made.group(0), "the question asks how an act was made: an act states its rules, not how it was " \
-                              "negotiated or voted"
-    held = _HOLDERS.search(asking)
-    if held:
-        return held.group(0), "the question asks which companies hold a status: the acts say how it is granted, " \
-                              "and whom it was granted to is recorded where that was decided, not in them"
-    one = _PARTICULAR.search(asking)
-    if one:
-        return asking[one.start():one.end("one")], "the question asks for one particular company, product or " \
-                                                   "person: the acts name bodies and roles, never a particular one"
+        why = "the question asks how an act was made: an act states its rules, not how it was negotiated or voted"
+        return made.group(0), f"{why} (\u201c{made.group(0)}\u201d)"
+    if held := _HOLDERS.search(asking):
+        why = "the question asks which companies hold a status: the acts say how it is granted, and whom it was " \
+              "granted to is recorded where that was decided, not in them"
+        return held.group(0), f"{why} (\u201c{held.group(0)}\u201d)"
+    if one := _PARTICULAR.search(asking):
+        words = asking[one.start():one.end("one")]
+        why = "the question asks for one particular company, product or person: the acts name bodies and roles, " \
+              "never a particular one"
+        return words, f"{why} (\u201c{words}\u201d)"
     return None
 
 
@@ -613,26 +625,10 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
         return Answerability(False, PREMISE_NOT_STATED, f"the question says an act sets {values}, but no admitted "
                                                         "provision states it: the provisions do not contain that rule",
                              {"premise": premise})
-    held = _NOW_HELD.search(_asking_sentence(question)) if in_english(question) else None
-    if held:
-        return Answerability(False, DECIDED_ELSEWHERE, f"the question asks which {held['who'].lower()} have or are "
-                                                       "something now: the acts set the rules, and whom a decision "
-                                                       "was granted to is recorded where it was taken, not in them",
-                             {"body": held["who"]})
-    office = _NOW_OFFICE.search(_asking_sentence(question)) if in_english(question) else None
-    if office:
-        return Answerability(False, DECIDED_ELSEWHERE, "the question asks who holds an office now: the acts set up "
-                                                       "the office and how it is filled, but do not name who holds it",
-                             {"body": office.group(0)})
-    event = _EVENT.search(_asking_sentence(question)) if in_english(question) else None
-    if event:
-        return Answerability(False, DECIDED_ELSEWHERE, "the question asks who was the first, last or only one to "
-                                                       "undergo something: the acts set the rules and do not record "
-                                                       "what happened under them", {"body": event.group(0)})
     world = _about_the_world(question, bool(acts)) if in_english(question) else None
     if world:
-        words, why = world
-        return Answerability(False, DECIDED_ELSEWHERE, f"{why} (\u201c{words}\u201d)", {"body": words})
+        words, reason = world
+        return Answerability(False, DECIDED_ELSEWHERE, reason, {"body": words})
     law = _national_law(question)
     if law:
         return Answerability(False, DECIDED_ELSEWHERE, f"the question asks what {law} provides: the acts in the "

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from lexcite.cli._app import EXIT_ERROR, app, err, out, progress, settings
-from lexcite.cli._options import KOpt
+from lexcite.cli._options import KOpt, check_date
 from lexcite.errors import UsageError
 from lexcite.eval.golden import SPLITS
 
@@ -39,13 +39,7 @@ def eval_(
     """
     if split is not None and split not in SPLITS:
         raise UsageError(f"--split {split!r}: choose {' or '.join(SPLITS)}")
-    if as_of is not None:
-        from lexcite.contract import Perimeter
-
-        try:
-            Perimeter(as_of=as_of)
-        except ValueError as e:
-            raise UsageError(f"--as-of: {e}") from None
+    check_date(as_of, "--as-of")
     from lexcite.eval.golden import default_golden_path
     from lexcite.eval.golden_run import run_golden
 
