@@ -12,15 +12,19 @@ Declare the parameters with these annotated types, then build the Perimeter with
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from lexcite.contract import EU_LANGUAGES, Perimeter, is_celex
-from lexcite.errors import UsageError
+from lexcite.errors import CitationError, UsageError
 
-__all__ = ["ActOpt", "LanguageOpt", "AsOfOpt", "SupersededOpt", "BindingOpt", "AccessTagOpt", "KOpt", "check_date",
-           "perimeter_from_options"]
+if TYPE_CHECKING:
+    from lexcite.catalog import Catalog
+    from lexcite.references import ActNames
+
+__all__ = ["ActOpt", "LanguageOpt", "AsOfOpt", "SupersededOpt", "BindingOpt", "AccessTagOpt", "KOpt", "act_option",
+           "check_date", "perimeter_from_options"]
 
 ActOpt = Annotated[list[str] | None, typer.Option("--act", help="Only this act: CELEX or a name from `lexcite "
                                                                   "acts` (AI Act, GDPR); repeat for several.")]
@@ -58,17 +62,26 @@ def perimeter_from_options(act: list[str] | None = None, language: str = "en", a
         raise UsageError(f"--language {language!r}: give an official EU language as its ISO 639-1 code "
                          f"({', '.join(sorted(EU_LANGUAGES))}), or 'any'")
     acts = tuple(act or ())
-    if any(not is_celex(a) for a in acts):  # a name ('AI Act', 'GDPR'): the catalog knows which act it is
+    if acts:  # a name ('AI Act', 'GDPR') or a CELEX: the catalog knows which act it is, and whether it holds it
         from lexcite.catalog import Catalog
-        from lexcite.catalog.locate import act_names, require_act
+        from lexcite.catalog.locate import act_names
         from lexcite.cli._app import settings
 
-        with Catalog(settings=settings()) as catalog:
-            names = act_names(catalog)
-            acts = tuple(a if is_celex(a) else require_act(catalog, a, names) for a in acts)
+        home = settings().home
+        if (home / "catalog.sqlite").exists() or not all(is_celex(a) for a in acts):
+            with Catalog(settings=settings()) as catalog:
+                names = act_names(catalog)
+                acts = tuple(act_option(catalog, a, names) for a in acts)
+    return Perimeter(acts=acts, language=None if language in ("any", "") else language,
+                     include_superseded=include_superseded, binding_only=binding_only, as_of=as_of,
+                     access_tags=tuple(access_tag or ()))
+
+
+def act_option(catalog: Catalog, name: str, names: ActNames | None = None) -> str:
+    """The CELEX an --act value names; UsageError when the catalog holds no such act (a choice not offered)."""
+    from lexcite.catalog.locate import require_act
+
     try:
-        return Perimeter(acts=acts, language=None if language in ("any", "") else language,
-                         include_superseded=include_superseded, binding_only=binding_only, as_of=as_of,
-                         access_tags=tuple(access_tag or ()))
-    except ValueError as e:
-        raise UsageError(f"--as-of: {e}") from None
+        return require_act(catalog, name, names)
+    except CitationError as e:
+        raise UsageError(f"--act: {e}") from None

@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from lexcite.cli._app import app, err, out, progress, settings
-from lexcite.cli._options import AsOfOpt, check_date
+from lexcite.cli._options import AsOfOpt, act_option, check_date
 from lexcite.errors import ConfigError, LexciteError, UsageError
 from lexcite.printable import printable
 
@@ -210,9 +210,11 @@ def show(
 
     if derived and history:
         raise LexciteError("--derived shows the derived text of one version; leave out --history")
+    if not ref.strip():
+        raise UsageError("the reference is empty: put it in quotes, e.g. lexcite show 'Art. 6(2) AI Act'")
+    check_date(as_of, "--as-of")
     with Catalog(settings=settings()) as catalog:
-        check_date(as_of, "--as-of")
-        found = locate(catalog, ref, act=act, as_of=as_of, language=language)
+        found = locate(catalog, ref, act=act and act_option(catalog, act), as_of=as_of, language=language)
         if derived:
             from lexcite.ingest.consolidation import derived_text
 

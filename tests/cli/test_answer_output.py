@@ -61,8 +61,9 @@ def test_a_refusal_names_the_real_cause(cli, home, options, says):
 def test_act_takes_a_name(cli, home):
     r = cli("ask", Q, "--act", "GDPR", "--json")
     assert json.loads(r.out)["perimeter"]["acts"] == [helpers.GDPR]
-    r = cli("ask", Q, "--act", "Data Act")
-    assert r.code == 1 and "unknown act 'Data Act'" in r.err
+    for unheld in ("Data Act", "32023R2854"):  # a choice not offered: a usage mistake
+        r = cli("ask", Q, "--act", unheld)
+        assert r.code == 2 and "--act: unknown act" in r.err and unheld in r.err
 
 
 def test_the_markdown_memo_quotes_each_cited_paragraph_with_version_and_link(cli, home):

@@ -33,6 +33,7 @@ def test_a_usage_mistake_is_one_line_on_stderr_and_exit_2(cli, args, says):
 @pytest.mark.parametrize("args, says", [
     (["ask", ""], "the question is empty"),
     (["ask", "   "], "the question is empty"),
+    (["show", ""], "the reference is empty"),
     (["ask", "What is an AI system?", "--as-of", "2026-13-45"], "--as-of: as_of must be an ISO date YYYY-MM-DD"),
     # Python reads "20260101" as a date too, but it sorts after every "2026-..." date the catalog compares it with
     (["search", "What is an AI system?", "--as-of", "20260101"], "got '20260101'"),

@@ -71,6 +71,11 @@ def test_an_unknown_act_says_unknown_act(cli, home):
         assert r.code == 1 and "unknown act" in r.err and "Traceback" not in r.err
 
 
+def test_an_act_option_the_catalog_does_not_hold_is_a_usage_mistake(cli, home):
+    r = cli("show", "Article 1", "--act", "Data Act")
+    assert r.code == 2 and "--act: unknown act 'Data Act'" in r.err and "see lexcite show --help" in r.err
+
+
 def test_a_wrong_reference_gets_the_nearest_valid_ones(cli, home):
     r = cli("show", f"{AI}#art_6.par_9")
     assert r.code == 1 and "has no art_6.par_9; nearest: art_6.par_8" in r.err

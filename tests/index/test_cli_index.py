@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from lexcite.catalog import Catalog
 from lexcite.cli import app
 from lexcite.cli._options import perimeter_from_options
-from lexcite.errors import CitationError, ConfigError
+from lexcite.errors import ConfigError, UsageError
 
 from .conftest import AI, DP, EMBEDDER, RERANKER, ai_act, dp_act, store
 from .test_calibrate import DEV, _golden
@@ -25,7 +25,7 @@ def test_perimeter_options_build_the_perimeter():
     assert perimeter_from_options(language="any").language is None
 
 
-@pytest.mark.parametrize("kw,error,msg", [({"act": ["AI Act"]}, CitationError, "unknown act 'AI Act'"),
+@pytest.mark.parametrize("kw,error,msg", [({"act": ["AI Act"]}, UsageError, "--act: unknown act 'AI Act'"),
                                           ({"as_of": "2025-13-01"}, ConfigError, "--as-of")])
 def test_bad_perimeter_options_are_errors(kw, error, msg):
     with pytest.raises(error, match=msg):  # an empty catalog knows no act by that name
