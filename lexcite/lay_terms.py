@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from lexcite._words import ENGLISH_STOPWORDS
 from lexcite.question import content_terms
 
-__all__ = ["expand_query", "acts_terms", "LAY_TERMS", "abbreviations", "written_out"]
+__all__ = ["expand_query", "acts_terms", "said_as", "LAY_TERMS", "abbreviations", "written_out"]
 
 # A breach of these is an infringement; so is "each breach", "AI Act breaches": no personal data breach.
 _THE_RULES = r"(?:the |its |our |their )?(?:rules?|law|GDPR|AI Act|Regulation|obligations?|provisions?|requirements?)"
@@ -242,6 +242,11 @@ def acts_terms(query: str) -> tuple[str, ...]:
         if legal.lower() not in low and legal not in extra and pattern.search(query):
             extra.append(legal)
     return tuple(extra)
+
+
+def said_as(query: str) -> tuple[tuple[str, str], ...]:
+    """Each stretch of `query` the acts have a term for, with that term: ("event records", "logs")."""
+    return tuple((m[0], legal) for pattern, legal in _COMPILED for m in pattern.finditer(query))
 
 
 def expand_query(query: str, terms: Sequence[str] | None = None) -> str:

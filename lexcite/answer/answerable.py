@@ -90,7 +90,7 @@ from typing import Any
 from lexcite.answer.draft import split_sentences
 from lexcite.answer.evidence import own_text, supporting_text
 from lexcite.contract import Evidence
-from lexcite.lay_terms import acts_terms
+from lexcite.lay_terms import acts_terms, said_as
 from lexcite.question import asks_for_value, content_terms, cues, in_english, stem, value_secondary
 from lexcite.references import find_references, without_references
 from lexcite.values import MONTH_NAMES, counts, kinds_answered, read_values
@@ -698,11 +698,18 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
         return Answerability(False, VALUE_NOT_STATED, f"no admitted provision speaks of “{thing}”, "
                                                       f"so none states {_kind_phrase(wanted)} for it",
                              {**detail, "measured": measured})
+    # an act done in a time, "hold on to the event records it produces", is about a sentence on "the logs": the
+    # acts' term speaks the asker's words. A thing counted is not: "how many staff" is not asked of a sentence on
+    # "human resources" that states a period (dev an07)
+    lay = [(set(content_terms(words)), content_terms(legal)) for words, legal in said_as(question)] \
+        if share == DURATION_SHARE else []
+    used |= {t for words, legal in lay if all(_spoken(t, used) for t in legal) for t in words}
     measured = [t for t in measured if _spoken(t, used)]
     owner = [t for t in _owner(question, known_names) if _spoken(t, used)]
     if measured:
         def about(s: str) -> bool:
             terms = set(content_terms(s))
+            terms |= {t for words, legal in lay if all(_spoken(t, terms) for t in legal) for t in words}
             if wanted == {"number"} and owner:  # "How many members does the advisory forum have?"
                 counted = {t for m in _COUNTED.finditer(_MEMBER_STATE.sub(" ", s)) for t in content_terms(m["what"])}
                 if _COMPOSED.search(s):  # "The Board shall be composed of one representative per Member State"

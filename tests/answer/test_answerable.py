@@ -409,6 +409,22 @@ def test_a_time_asked_for_an_act_is_stated_only_by_a_sentence_about_that_act():
                                  "systems for a period of at least six months.", act="32024R1689")
     assert check("How long do we have to hold on to the event records it produces automatically?", (logs,),
                  ACTS).answerable
+    # another admitted unit speaks of recording events, so the asker's words are the acts' words too; still the
+    # sentence on "the logs" (the acts' term for event records) states the time for keeping them
+    recording = _unit("art_12.par_1", "High-risk AI systems shall technically allow for the automatic recording of "
+                                      "events over the lifetime of the system.", act="32024R1689")
+    holding = _unit("art_44.par_4", "Notified bodies shall hold the documents concerning the assessment at the "
+                                    "disposal of the notifying authority.", act="32024R1689")
+    assert check("How long do we have to hold on to the event records it produces automatically?",
+                 (recording, holding, logs), ACTS).answerable
+    # a thing counted is not counted by a sentence in the acts' term for it that states a period
+    resources = _unit("art_70.par_3", "Member States shall ensure that their national competent authorities are "
+                                      "provided with adequate human resources, and shall report on them every two "
+                                      "years.", act="32024R1689")
+    staff = _unit("art_70.par_5", "The staff of national competent authorities shall be bound by confidentiality.",
+                  act="32024R1689")
+    v = check("How many staff must our national competent authority employ?", (resources, staff), ACTS)
+    assert not v.answerable and v.rule == VALUE_NOT_STATED
 
 
 def test_a_count_is_stated_only_by_a_number_that_counts_that_thing_of_that_body():
