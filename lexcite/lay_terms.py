@@ -119,6 +119,9 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:data processing|processor|processing|outsourcing) (?:agreements?|contracts?|terms)\b",
      "processing by a processor governed by a contract"),
     (r"\b(?:event records|audit trail|activity records?)\b", "logs"),
+    # what people call someone's details the GDPR calls their personal data ("contact details" are its own words)
+    (r"\b(?:their|his|her|your|my|our|people's|customers'?|clients'?|users'?) (?:personal )?details\b",
+     "personal data"),
     (r"\bpaperwork\b", "documentation"),
     # what the GDPR calls the information to be provided to the data subject (the headings of Articles 13 and 14; the
     # data subject too, or AI Act Article 45's "Information obligations of notified bodies" reads as near)
