@@ -245,12 +245,15 @@ def _absent_head(question: str, texts: Sequence[str], known: Iterable[str]) -> s
     head = [t for t in content_terms(m.group(1)) if t not in _GENERIC and t not in _ASKING and t not in known]
     if not head:
         return None
-    present = {t for text in texts for t in content_terms(text)}
-    if all(_spoken(t, present) for t in head):
+    # a thing named in several words is spoken by a unit that has them all: "encryption algorithm" is not named by
+    # one unit on encryption and another that mentions an algorithm
+    units = [set(content_terms(text)) for text in texts]
+    if any(all(_spoken(t, present) for t in head) for present in units):
         return None
     # the acts' word for it ("permission": authorisation) counts as the thing named
     legal = [content_terms(term) for term in acts_terms(m.group(1))]
-    return None if any(terms and all(_spoken(t, present) for t in terms) for terms in legal) else m.group(1).strip()
+    return None if any(terms and all(_spoken(t, present) for t in terms) for terms in legal for present in units) \
+        else m.group(1).strip()
 
 
 # "one" counts only as "one X per Y": "at least one", "one or more", "one of" state no count

@@ -181,6 +181,13 @@ class TestOnRealUnits:
         assert not v.answerable and "programming languages" in v.reason
         assert check("Which high-risk systems does Article 6 list?", evidence, ACTS).answerable
 
+    def test_the_words_of_the_thing_asked_for_must_be_spoken_of_by_one_unit(self, units):
+        # Article 44(1) speaks of a language, Article 53(1) of models: neither of a language model
+        evidence = units.evidence("art_44.par_1", "art_53.par_1")
+        v = check("Which language model does the AI Office use for its own work?", evidence, ACTS)
+        assert not v.answerable and v.rule == TERM_ABSENT and "language model" in v.reason
+        assert check("Which language must the certificates be drawn up in?", evidence, ACTS).answerable
+
     def test_words_of_no_particular_thing_are_not_the_thing_asked_for(self, units):
         # Article 26(1)-(2) speak of neither "else", "situations" nor "extra": what is asked for is what they list
         evidence = units.evidence("art_26.par_1", "art_26.par_2")
