@@ -23,7 +23,10 @@ admitted. It is measured, not chosen:
    wrong ones, and refused 13% of the answerable questions of a larger set.
 
 `test` questions are never given here. One threshold is stored per ranking
-configuration (`stages_key`) in the index manifest.
+configuration (`stages_key`) in the index manifest: by default only the one `search` and `ask` run
+(the pipeline as shipped), others on request (`configurations=`). Each costs a search of every
+question, and the ablation rows of `lexcite eval` rank without a threshold: calibrating all seventeen
+took 6 minutes on 2 cores where the default's takes 1 (bench/RESULTS.md, "Stop 45").
 
 5. A catalog the shipped golden set does not cover (the user's own acts: fewer than
    `MIN_COVERED` answerable dev questions here) gets the threshold calibrated on the shipped
@@ -52,7 +55,7 @@ from lexcite.index.admission import SCALES, refused_before_ranking, score_scale
 from lexcite.index.interrupted import build_lock
 from lexcite.index.manifest import load_manifest, save_manifest
 from lexcite.index.search import Searcher
-from lexcite.index.stages import ABLATION, Params, Stages, stages_key
+from lexcite.index.stages import Params, Stages, stages_key
 
 __all__ = ["Calibration", "CalibrationQuestion", "choose_threshold", "calibrate", "MAX_WRONG_ABSTAIN", "MIN_COVERED",
            "RULE", "SHIPPED", "shipped_key"]
@@ -155,8 +158,8 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
               settings: Settings | None = None, min_covered: int = 1) -> Calibration:
     """Calibrate thresholds on the questions `dev` (from `source`) and store them in the index manifest.
 
-    Calibrates every ABLATION configuration (or `configurations`); returns the default's. With fewer than
-    `min_covered` answerable questions, the shipped threshold is used where one is recorded (rule 5).
+    Calibrates the default configuration (and `configurations`, e.g. `ABLATION.values()`); returns the default's.
+    With fewer than `min_covered` answerable questions, the shipped threshold is used where one is recorded (rule 5).
 
     Raises:
         ConfigError: no question, or no usable one.
@@ -166,7 +169,7 @@ def calibrate(dev: Sequence[CalibrationQuestion], source: str, *, home: Path | N
     home = home or settings.home
     if not dev:
         raise ConfigError(f"{source}: no `split: dev` question to calibrate on")
-    configs = list(configurations) if configurations else list(ABLATION.values())
+    configs = list(configurations or ())
     if Stages() not in configs:
         configs.append(Stages())
     with Searcher(home, chroma_url=chroma_url, catalog=catalog, params=params, settings=settings) as searcher:

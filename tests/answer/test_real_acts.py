@@ -27,18 +27,16 @@ EMBEDDER, RERANKER = "minilm", "embedder:minilm"
 
 def _build(home: Path, fresh: bool = False) -> None:
     """Build (fresh: with the test embedder and reranker) or update the index (its own settings), then
-    calibrate it on the golden dev split: the default ranking only, which is what `ask` uses (the ablation's
-    configurations, which `lexcite index` calibrates for `lexcite eval`, would take ten times as long)."""
+    calibrate it on the golden dev split."""
     from lexcite.eval.golden_run import calibrate_on
     from lexcite.index.build import build
-    from lexcite.index.stages import Stages
 
     with Catalog(home / "catalog.sqlite") as c:
         if fresh:
             build(c, home=home, embedder=EMBEDDER, reranker=RERANKER)
         else:
             build(c, home=home)
-        calibrate_on(home=home, catalog=c, configurations=[Stages()])
+        calibrate_on(home=home, catalog=c)
 
 
 @pytest.fixture(scope="module")

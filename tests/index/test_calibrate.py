@@ -104,8 +104,13 @@ class TestCalibration:
         assert with_outside.threshold == only_dev.threshold
         assert with_outside.skipped == only_dev.skipped + 1
 
-    def test_calibration_stores_a_threshold_per_configuration_on_its_score_scale(self, home, tmp_path):
-        c = calibrate_on(_golden(tmp_path / "g.jsonl", DEV), home=home, chroma_url="")
+    def test_calibration_stores_the_default_ranking_s_threshold_and_others_on_request(self, home, tmp_path):
+        default = calibrate_on(_golden(tmp_path / "d.jsonl", DEV), home=home, chroma_url="")
+        # the ranking search and ask run, only: what `lexcite index` calibrates
+        assert list(load_manifest(home)["thresholds"]) == [stages_key(replace(Stages(), second=False))]
+        c = calibrate_on(_golden(tmp_path / "g.jsonl", DEV), home=home, chroma_url="",
+                         configurations=ABLATION.values())
+        assert c.threshold == default.threshold
         thresholds = load_manifest(home)["thresholds"]
         # a home without the second reading's vectors calibrates its rows as they run: without that stage
         nominal = [replace(s, second=False) for s in ABLATION.values()]
