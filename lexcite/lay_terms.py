@@ -119,6 +119,10 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:data processing|processor|processing|outsourcing) (?:agreements?|contracts?|terms)\b",
      "processing by a processor governed by a contract"),
     (r"\b(?:event records|audit trail|activity records?)\b", "logs"),
+    # taking someone to court is what the acts call an effective judicial remedy (a decision is "challenged" by an
+    # appeal procedure too, Article 44(3) AI Act: no court said, no term added)
+    (r"\b(?:take|takes|took|taking|bring|brings|brought|drag)\s+(?:[\w'’-]+\s+){0,3}?to court\b",
+     "effective judicial remedy"),
     # what people call someone's details the GDPR calls their personal data ("contact details" are its own words)
     (r"\b(?:their|his|her|your|my|our|people's|customers'?|clients'?|users'?) (?:personal )?details\b",
      "personal data"),

@@ -79,6 +79,7 @@ pytestmark = pytest.mark.unit
     ("What information must I give when I collect data from a third party?", "not been obtained from the data subject"),
     ("How long do I have to answer a subject access request?", "right of access by the data subject"),
     ("How long do we have to let those people know we hold their details?", "personal data"),
+    ("After how long can we take the regulator to court?", "effective judicial remedy"),
     ("May national law set rules for employers handling their staff's personal data?",
      "employees' personal data in the employment context"),
     ("Can the authority stop us from using the data, even permanently?", "ban on processing limitation"),
@@ -116,6 +117,8 @@ def test_nothing_is_added_that_the_question_already_says_or_that_only_looks_alik
     # "us" the pronoun names no country
     assert "not established in the Union" not in acts_terms("Can you help us shop for a compliant tool?")
     assert "third country" not in acts_terms("Which rules apply when a partner gives us business contacts?")
+    # a notified body's decision is challenged by an appeal procedure (AI Act Article 44(3)), no court said
+    assert "effective judicial remedy" not in acts_terms("Can we challenge the notified body's decision?")
     # the GDPR's own words: "the contact details of the data protection officer" (Article 37(7))
     assert "personal data" not in acts_terms("When must we send the regulator our DPO's contact details?")
     assert {"third country", "not established in the Union"} <= set(acts_terms("We are a Swiss shop. Which rules?"))
