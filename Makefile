@@ -27,7 +27,7 @@ endif
 	$(BIN)/lexcite show '32024R1689#art_51.par_2'
 	$(BIN)/lexcite show 'Art. 6(2) AI Act' --as-of 2025-01-01
 	# minilm without the second reading keeps the demo to minutes on 2 cores; `lexcite index` alone uses the
-	# defaults (e5, and all-mpnet-base-v2's second reading of every passage), better but about 20 minutes here.
+	# defaults (e5, and all-mpnet-base-v2's second reading of every passage), better but several times slower here.
 	$(BIN)/lexcite index --embedder minilm --reranker embedder:minilm --second none
 	# asked under a law the catalog does not hold: refused, naming the law, not answered from another act
 	# (a refusal exits 3, so scripts can tell it from an answer; here it is the expected outcome)
