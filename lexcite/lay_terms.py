@@ -241,19 +241,15 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
 _COMPILED = tuple((re.compile(lay, re.I), legal) for lay, legal in LAY_TERMS)
 
 
-def acts_terms(query: str) -> tuple[str, ...]:
-    """The acts' terms for what `query` says in other words, none it already uses."""
-    extra: list[str] = []
-    low = query.lower()
-    for pattern, legal in _COMPILED:
-        if legal.lower() not in low and legal not in extra and pattern.search(query):
-            extra.append(legal)
-    return tuple(extra)
-
-
 def said_as(query: str) -> tuple[tuple[str, str], ...]:
     """Each stretch of `query` the acts have a term for, with that term: ("event records", "logs")."""
     return tuple((m[0], legal) for pattern, legal in _COMPILED for m in pattern.finditer(query))
+
+
+def acts_terms(query: str) -> tuple[str, ...]:
+    """The acts' terms for what `query` says in other words, none it already uses."""
+    low = query.lower()
+    return tuple(dict.fromkeys(legal for _, legal in said_as(query) if legal.lower() not in low))
 
 
 def expand_query(query: str, terms: Sequence[str] | None = None) -> str:
