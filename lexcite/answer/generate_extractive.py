@@ -69,7 +69,12 @@ Choosing what to quote happens in two steps.
    it: the opening words, then its points in their order, whichever of them
    was chosen first. A sentence that speaks of what the one before it named
    ("It shall contain ...", "That period may be extended by six weeks") is
-   read with that sentence's words, and quoted after it.
+   read with that sentence's words, and quoted after it. A sentence of a
+   provision quoted is followed by those after it that speak of what it named
+   ("That authorisation shall be for a limited period ...", "This shall, in
+   particular, apply to consultancy services"), past `max_chars` by at most
+   `SEQUEL_CHARS`: they bound the rule it states, and the rule without them
+   misleads.
 
 3. When the index holds sentence vectors, the two sentences of the best
    sentence's provision nearest the question in meaning are quoted besides,
@@ -158,6 +163,7 @@ SECOND = 0.5  # another unit is quoted when its best sentence scores this share 
 RETRIEVED = 3  # units retrieval ranked this high are quoted (scoring at least SECOND of the best) even when they
 # add no question term (dev: none / 1 / 2 / 3 gave key facts 0.683 / 0.673 / 0.685 / 0.697, ref_exact 0.715 / 0.711 /
 # 0.737 / 0.746; the fresh questions' key facts 0.461 / 0.479 / 0.515 / 0.551)
+SEQUEL_CHARS = 400  # the length sequels may add to an answer (`_with_sequels`)
 FURTHER = 0.7  # a further sentence of a unit quoted in part, at this share of the best: a long list's other points
 # share the question's words loosely ("(h) ... publicly accessible spaces" for a question on scraping CCTV footage)
 
@@ -401,6 +407,17 @@ def _antecedent(x: _Candidate, by_sid: Mapping[str, list[_Candidate]]) -> _Candi
     if not _CONTINUES.match(x.text) or x.index == 0:
         return None
     return next((y for y in by_sid[x.sid] if y.index == x.index - 1), None)
+
+
+def _sequels(x: _Candidate, unit: Sequence[_Candidate]) -> list[_Candidate]:
+    """The sentences after `x` in its unit that speak of what it named, one after another ("That authorisation
+    shall be for a limited period ...", "This shall, in particular, apply to consultancy services"): they bound the
+    rule it states."""
+    out: list[_Candidate] = []
+    for y in unit:
+        if y.index == (out[-1] if out else x).index + 1 and _CONTINUES.match(y.text):
+            out.append(y)
+    return out
 
 
 @dataclass(frozen=True)
@@ -892,6 +909,7 @@ class ExtractiveGenerator:
         # a point added with its list's opening words reads as the law writes it too
         chosen = _in_list_order(self._nearest_of_provision(best, chosen, candidates, near, by_sid))
         chosen = _in_list_order(self._nearest_of_all(chosen, candidates, near, by_sid))
+        chosen = self._with_sequels(chosen, by_sid)
         if shape.listing and shape.listed and not listed:
             chosen = self._named_list(chosen, candidates, by_sid, q_terms, best, shape.listed)
         text = _draft_text(chosen)
@@ -1117,6 +1135,21 @@ class ExtractiveGenerator:
                 continue
             at = next(n for n, y in enumerate(out) if y is x)
             out[at:at] = [before]
+        return out
+
+    def _with_sequels(self, chosen: list[_Candidate], by_sid: dict[str, list[_Candidate]]) -> list[_Candidate]:
+        """`chosen`, each sentence followed by its sequels (`_sequels`): they bound the rule it states, so they have
+        a length of their own (`SEQUEL_CHARS`) beside the answer's, within the sentences the verifier allows."""
+        out, room = list(chosen), SEQUEL_CHARS
+        for x in (x for x in chosen if not x.recital):  # a recital explains, it states no rule
+            at = next(n for n, y in enumerate(out) if y is x)
+            for after in _sequels(x, by_sid[x.sid]):
+                if any(y is after for y in out) or len(after.text) > room \
+                        or len(parse_draft(_draft_text([*out, after]))) > MAX_SENTENCES:
+                    break
+                at += 1
+                out[at:at] = [after]
+                room -= len(after.text)
         return out
 
     def _with_chapeaus(self, chosen: list[_Candidate], by_sid: dict[str, list[_Candidate]]) -> list[_Candidate]:

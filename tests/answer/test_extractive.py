@@ -8,7 +8,6 @@ import pytest
 
 from lexcite.answer.draft import parse_draft
 from lexcite.answer.generate_extractive import (
-    MAX_QUOTED,
     ExtractiveGenerator,
     _retrieval_ranks,
     score_sentence,
@@ -426,6 +425,28 @@ def test_a_sentence_that_speaks_of_what_the_one_before_named_is_quoted_after_it(
     assert gen._with_antecedents([unit[0], unit[1]], {"S1": unit}) == [unit[0], unit[1]]  # quoted once
 
 
+def test_the_sentences_that_speak_of_what_a_quoted_one_named_follow_it_past_the_answer_s_length():
+    from lexcite.answer.generate_extractive import SEQUEL_CHARS, _Candidate
+
+    def cand(index: int, text: str) -> _Candidate:
+        return _Candidate("S1", 1, text, frozenset(), False, "32024R1689", "art_31.par_5", index)
+
+    # AI Act Article 31(5) (dev dz05): its first sentence was quoted, without "This shall, in particular, apply to
+    # consultancy services", which answers whether a notified body may coach its client
+    unit = [cand(0, "Neither a conformity assessment body nor its personnel shall be directly involved in the "
+                    "design of high-risk AI systems."),
+            cand(1, "They shall not engage in any activity that might conflict with their independence."),
+            cand(2, "This shall, in particular, apply to consultancy services."),
+            cand(3, "Notified bodies shall document their procedures.")]
+    full = ExtractiveGenerator(max_chars=len(unit[0].text))  # the answer's own length is spent
+    assert full._with_sequels([unit[0]], {"S1": unit}) == unit[:3]  # both, in order; not the sentence of its own
+    assert full._with_sequels([unit[1]], {"S1": unit}) == unit[1:3]
+    assert full._with_sequels([unit[3]], {"S1": unit}) == [unit[3]]
+    assert full._with_sequels([unit[0], unit[1]], {"S1": unit}) == unit[:3]  # quoted once
+    long = [unit[0], cand(1, "They shall " + "not " * SEQUEL_CHARS + "engage.")]
+    assert full._with_sequels([long[0]], {"S1": long}) == [long[0]]  # a sequel has a length of its own, bounded
+
+
 def test_a_sentence_that_speaks_of_what_the_one_before_named_has_its_words():
     from lexcite.contract import CitationRef, Evidence
 
@@ -617,7 +638,10 @@ def test_up_to_three_units_are_quoted_each_adding_what_the_others_lack(units):
     _, quoted = answer(units, question, "32016R0679#art_15.par_3", "32016R0679#art_12.par_3",
                        "32016R0679#art_12.par_5")
     assert {u for _, u in quoted} == {"art_15.par_3", "art_12.par_3", "art_12.par_5"}, quoted
-    assert len(quoted) <= MAX_QUOTED
+    # the month comes with its extension, a sentence past those quoted for their own sake (MAX_QUOTED)
+    month = next(n for n, (text, _) in enumerate(quoted) if "within one month" in text)
+    assert quoted[month + 1][0].startswith("That period may be extended")
+    assert len(quoted) <= MAX_SENTENCES
 
 
 def _evidence(sid: str, unit: str, text: str, rank: int | None) -> Evidence:
