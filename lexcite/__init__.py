@@ -57,6 +57,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "FormatNotRecognised": ("lexcite.errors", "FormatNotRecognised"),
     "ParseError": ("lexcite.errors", "ParseError"),
     "CitationError": ("lexcite.errors", "CitationError"),
+    "UnreadableReference": ("lexcite.errors", "UnreadableReference"),
     "CatalogError": ("lexcite.errors", "CatalogError"),
     "IndexMismatch": ("lexcite.errors", "IndexMismatch"),
 }

@@ -7,6 +7,7 @@
      ├── FormatNotRecognised  no known EUR-Lex markup (invariant 6)
      ├── ParseError           known markup, but a unit cannot be built (path, where)
      ├── CitationError        a reference that does not parse or resolve
+     │    └── UnreadableReference  one that names no provision, or no act the catalog holds
      ├── CatalogError         the SQLite catalog refuses a change
      └── IndexMismatch        the index was built from another catalog state or model
 
@@ -25,6 +26,7 @@ __all__ = [
     "FormatNotRecognised",
     "ParseError",
     "CitationError",
+    "UnreadableReference",
     "CatalogError",
     "IndexMismatch",
 ]
@@ -75,6 +77,11 @@ class ParseError(LexciteError):
 
 class CitationError(LexciteError):
     """A citation reference that does not parse, or names no stored unit."""
+
+
+class UnreadableReference(CitationError):
+    """A reference that names no provision (no reference in it, or several) or no act the catalog holds: a value
+    that cannot be used, where a reference that names a unit the act lacks is a lookup that found nothing."""
 
 
 class CatalogError(LexciteError):

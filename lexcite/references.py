@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from lexcite.errors import CitationError
+from lexcite.errors import UnreadableReference
 from lexcite.values import act_numbers
 
 __all__ = ["Reference", "find_references", "without_references", "parse_reference", "resolve", "suggest", "ActNames",
@@ -197,10 +197,11 @@ def parse_reference(text: str) -> Reference:
     words left over beside it name the act. CitationError when the string holds no reference, or several."""
     refs = find_references(text)
     if not refs:
-        raise CitationError(f"{text!r} is not a provision reference (write e.g. 'Article 6(2)', 'Art. 5(1)(c)', "
+        raise UnreadableReference(f"{text!r} is not a provision reference (write e.g. 'Article 6(2)', 'Art. 5(1)(c)', "
                             "'Annex III point 4', 'recital 12' or 'art_6.par_2')")
     if len(refs) > 1:
-        raise CitationError(f"{text!r} holds {len(refs)} references ({', '.join(r.text for r in refs)}); give one")
+        found = ", ".join(r.text for r in refs)
+        raise UnreadableReference(f"{text!r} holds {len(refs)} references ({found}); give one")
     ref = refs[0]
     rest = (text[:ref.start] + " " + text[ref.end:]).strip(" ,;:")
     rest = re.sub(r"^(?:of|in|under)\s+(?:the\s+)?|['’]s$", "", rest, flags=re.I).strip()
@@ -316,7 +317,7 @@ class ActNames:
         celex = self.resolve(name)
         if celex is None:
             held = ", ".join(sorted(self._forms)) or "none"
-            raise CitationError(f"unknown act {name!r} (the catalog holds: {held})")
+            raise UnreadableReference(f"unknown act {name!r} (the catalog holds: {held})")
         return celex
 
 

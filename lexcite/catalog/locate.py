@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from lexcite.catalog.catalog import Catalog
 from lexcite.contract import CitationRef, UnitRecord, VersionRow, is_celex
-from lexcite.errors import CitationError
+from lexcite.errors import CitationError, UnreadableReference
 from lexcite.references import ActNames, Reference, parse_reference, resolve, suggest
 
 __all__ = ["act_titles", "act_names", "require_act", "Located", "locate", "version_on"]
@@ -41,7 +41,7 @@ def require_act(catalog: Catalog, name: str, names: ActNames | None = None) -> s
     if found is not None:
         return found
     if is_celex(name.strip()):
-        raise CitationError(f"unknown act {name.strip()}: not in the catalog (see `lexcite acts`)")
+        raise UnreadableReference(f"unknown act {name.strip()}: not in the catalog (see `lexcite acts`)")
     return names.require(name)
 
 
@@ -81,7 +81,7 @@ def locate(catalog: Catalog, text: str, act: str | None = None, as_of: str | Non
     if full:
         celex, day, ref = full["act"], full["date"], Reference(full["unit"], (full["unit"],))
         if celex not in names.acts:
-            raise CitationError(f"unknown act {celex}: not in the catalog (see `lexcite acts`)")
+            raise UnreadableReference(f"unknown act {celex}: not in the catalog (see `lexcite acts`)")
     else:
         ref = parse_reference(text)
         # the reader takes one word after a reference as a possible act name ("Digital"); the words
@@ -90,7 +90,7 @@ def locate(catalog: Catalog, text: str, act: str | None = None, as_of: str | Non
         named = next((n for n in (ref.act, rest) if n and names.resolve(n)), None) or ref.act or act
         if named is None:
             if len(names.acts) != 1:
-                raise CitationError(f"{text!r}: which act? name it ('{text} AI Act') or give --act")
+                raise UnreadableReference(f"{text!r}: which act? name it ('{text} AI Act') or give --act")
             named = next(iter(names.acts))
         celex, day = require_act(catalog, named, names), None
     day = day or as_of

@@ -77,11 +77,12 @@ def perimeter_from_options(act: list[str] | None = None, language: str = "en", a
                      access_tags=tuple(access_tag or ()))
 
 
-def act_option(catalog: Catalog, name: str, names: ActNames | None = None) -> str:
-    """The CELEX an --act value names; UsageError when the catalog holds no such act (a choice not offered)."""
+def act_option(catalog: Catalog, name: str, names: ActNames | None = None, option: str = "--act") -> str:
+    """The CELEX an --act value (or the argument `option`) names; UsageError when the catalog holds no such act (a
+    choice not offered)."""
     from lexcite.catalog.locate import require_act
 
     try:
         return require_act(catalog, name, names)
     except CitationError as e:
-        raise UsageError(f"--act: {e}") from None
+        raise UsageError(f"{option}: {e}") from None

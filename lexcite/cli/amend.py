@@ -30,11 +30,11 @@ def amendments(
     Example: lexcite amendments 32024R1689      (what 2026/1744 and others change in the AI Act)
              lexcite amendments 32026R1744 --given
     """
-    from lexcite.catalog.locate import require_act
+    from lexcite.cli._options import act_option
     from lexcite.ingest.amendments import link_counts
 
     with Catalog(settings=settings()) as catalog:
-        act = require_act(catalog, act)
+        act = act_option(catalog, act, option="ACT")
         rows = catalog.links(amending_act=act) if given else catalog.links(target_act=act)
     counts = link_counts(link for link, _ in rows)
     if not rows and not as_json:
@@ -106,13 +106,13 @@ def consolidation_check(
     {+official+}), units only in one of them.
     Example: lexcite consolidation-check 32024R1689 --json
     """
-    from lexcite.catalog.locate import require_act
+    from lexcite.cli._options import act_option
     from lexcite.contract import is_celex
     from lexcite.errors import LexciteError
     from lexcite.ingest.consolidation import ConsolidationCheck
 
     with Catalog(settings=settings()) as catalog:
-        act = act if is_celex(act) else require_act(catalog, act)  # a CELEX is checked as given
+        act = act if is_celex(act) else act_option(catalog, act, option="ACT")  # a CELEX is checked as given
         checks = catalog.consolidation_checks(act)
     if as_json:
         print(json.dumps(checks, ensure_ascii=False, indent=1))

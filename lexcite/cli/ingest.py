@@ -13,7 +13,7 @@ from rich.table import Table
 
 from lexcite.cli._app import app, err, out, progress, settings
 from lexcite.cli._options import AsOfOpt, act_option, check_date
-from lexcite.errors import ConfigError, LexciteError, UsageError
+from lexcite.errors import ConfigError, LexciteError, UnreadableReference, UsageError
 from lexcite.printable import printable
 
 if TYPE_CHECKING:
@@ -209,12 +209,15 @@ def show(
     from lexcite.catalog.locate import locate
 
     if derived and history:
-        raise LexciteError("--derived shows the derived text of one version; leave out --history")
+        raise UsageError("--derived shows the derived text of one version; leave out --history")
     if not ref.strip():
         raise UsageError("the reference is empty: put it in quotes, e.g. lexcite show 'Art. 6(2) AI Act'")
     check_date(as_of, "--as-of")
     with Catalog(settings=settings()) as catalog:
-        found = locate(catalog, ref, act=act and act_option(catalog, act), as_of=as_of, language=language)
+        try:
+            found = locate(catalog, ref, act=act and act_option(catalog, act), as_of=as_of, language=language)
+        except UnreadableReference as e:  # the reference typed is the value that cannot be used
+            raise UsageError(str(e)) from e
         if derived:
             from lexcite.ingest.consolidation import derived_text
 

@@ -66,9 +66,25 @@ def test_nothing_in_force_on_the_date_says_from_when(cli, home):
 
 
 def test_an_unknown_act_says_unknown_act(cli, home):
+    # the acts the catalog holds are the choices, as for --act: a usage mistake (exit 2), not a lookup that failed
     for written in ("32099R0001#art_1", "Article 1 Data Act"):
         r = cli("show", written)
-        assert r.code == 1 and "unknown act" in r.err and "Traceback" not in r.err
+        assert r.code == 2 and "unknown act" in r.err and "Traceback" not in r.err
+
+
+@pytest.mark.parametrize("written, says", [
+    ("xyz", "'xyz' is not a provision reference"),
+    ("Art 5 and Art 6 GDPR", "holds 2 references (Art 5, Art 6); give one"),
+    ("Art 5", "'Art 5': which act? name it"),
+])
+def test_a_reference_that_names_no_provision_is_a_usage_mistake(cli, home, written, says):
+    r = cli("show", written)
+    assert r.code == 2 and says in r.err and "see lexcite show --help" in r.err and "Traceback" not in r.err
+
+
+def test_derived_and_history_together_are_a_usage_mistake(cli, home):
+    r = cli("show", "Article 4 AI Act", "--derived", "--history")
+    assert r.code == 2 and "leave out --history" in r.err
 
 
 def test_an_act_option_the_catalog_does_not_hold_is_a_usage_mistake(cli, home):
@@ -114,4 +130,8 @@ def test_acts_shows_the_names_act_accepts(cli, home):
 def test_amendments_of_an_act_nobody_amended_says_so_and_exits_0(cli, home):
     r = cli("amendments", "GDPR")
     assert r.code == 0 and r.out.strip() == f"{GDPR}: no stored act gives amendment instructions to it"
-    assert cli("amendments", "32099R0001").code == 1
+    for unknown in ("32099R0001", "Data Act"):  # an act the catalog does not hold is a choice not offered
+        r = cli("amendments", unknown)
+        assert r.code == 2 and "ACT: unknown act" in r.err
+    r = cli("consolidation-check", "Data Act")
+    assert r.code == 2 and "ACT: unknown act 'Data Act'" in r.err
