@@ -85,7 +85,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
+from typing import Any, NamedTuple
 
 from lexcite.answer.draft import split_sentences
 from lexcite.answer.evidence import own_text, supporting_text
@@ -367,11 +367,20 @@ _PRONOUN = re.compile(r"(?:It|They|Its|Their|This|These|That|Those)\b")
 _TIME_GIVEN = re.compile(r"^(?:(?:advance|prior|enough)\s+)?(?:notice|time|warning)$", re.I)
 
 
-def _measured(question: str, known: Iterable[str]) -> tuple[list[str], float, str]:
-    """The stems of the thing a value question measures (see above), or [] when it names none, the share of
-    them a sentence must have to be about it: two thirds of a thing named, a third of an act done in a time
-    ("hold on to the event records it produces automatically": "keep the logs automatically generated"), and the
-    thing's words as the question writes them ("" for an act done in a time)."""
+class _Measured(NamedTuple):
+    """What a value question measures: the stems of the thing (see above), [] when it names none; the share of
+    them a sentence must have to be about it, two thirds of a thing named, a third of an act done in a time
+    ("hold on to the event records it produces automatically": "keep the logs automatically generated"); the
+    thing's words as the question writes them ("" for an act done in a time); whether it is an act done in a time."""
+
+    stems: list[str]
+    share: float
+    thing: str
+    act: bool = False
+
+
+def _measured(question: str, known: Iterable[str]) -> _Measured:
+    """What a value question measures (`_Measured`)."""
     asking = _asking_sentence(question)
     known = {k.lower() for k in known}
 
@@ -383,10 +392,10 @@ def _measured(question: str, known: Iterable[str]) -> tuple[list[str], float, st
         if " of " in f" {phrase} ":  # "how many hours of training": training
             phrase = re.sub(r"^(?:[\w'’-]+\s+)*?of\s+", "", phrase)
         if thing := stems(phrase):
-            return thing, THING_SHARE, phrase
+            return _Measured(thing, THING_SHARE, phrase)
     if d := _DURATION_OF.search(asking):
-        return list(dict.fromkeys(stems(d["act"]))), DURATION_SHARE, ""
-    return [], THING_SHARE, ""
+        return _Measured(list(dict.fromkeys(stems(d["act"]))), DURATION_SHARE, "", act=True)
+    return _Measured([], THING_SHARE, "")
 
 
 # "Which icons has the Commission laid down ...?", "Has Germany decided to allow ...?": what a body has decided, in
@@ -691,7 +700,7 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
                        sum(_spoken(t, set(content_terms(s))) for t in lasting) >= THING_SHARE * len(lasting) - 1e-9
                        for s in sentences):
         return Answerability(True, detail={**detail, "lasting": lasting})
-    measured, share, thing = _measured(question, known_names)
+    measured, share, thing, act_in_time = _measured(question, known_names)
     # the thing a value question counts or prices ("how many years of professional experience"), spoken by no
     # admitted unit, not even in the acts' word for it: nothing admitted states a value of it (an act done in a
     # time is often said in the asker's own verb, "push back" for "extend": that is left to the share below)
@@ -705,7 +714,7 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     # acts' term speaks the asker's words. A thing counted is not: "how many staff" is not asked of a sentence on
     # "human resources" that states a period (dev an07)
     lay = [(set(content_terms(words)), content_terms(legal)) for words, legal in said_as(question)] \
-        if share == DURATION_SHARE else []
+        if act_in_time else []
     used |= {t for words, legal in lay if all(_spoken(t, used) for t in legal) for t in words}
     measured = [t for t in measured if _spoken(t, used)]
     owner = [t for t in _owner(question, known_names) if _spoken(t, used)]
