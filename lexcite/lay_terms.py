@@ -54,6 +54,10 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:outside|external) (?:consultant|provider|firm|company|expert)s?\b|\bcontractors?\b|\boutsourc\w*",
      "service contract"),
     (r"\b(?:kids?|children|minors?|teenagers?|under-?age)\b", "child"),
+    # people made vulnerable by their means: the prohibitions' "specific social or economic situation"
+    (r"\bstruggling (?:financially|to pay|with (?:debts?|bills|money))\b|\b(?:hard[- ]up|low[- ]income|indebted|"
+     r"in debt|poverty)\b|\bpoor (?:people|persons|families|households|customers|users|borrowers|consumers)\b|"
+     r"\bfinancial(?:ly)? (?:difficult(?:y|ies)|trouble|hardship|distress|vulnerab\w*)\b", "economic situation"),
     (rf"{_FOREIGN_BUSINESS}|"
      r"\b(?:based|established|located) in (?!(?:the )?(?:EU|Europe|Union|Member))(?:the )?(?-i:[A-Z])\w+|"
      rf"{_BASED_OUTSIDE}|"

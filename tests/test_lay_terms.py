@@ -85,6 +85,9 @@ pytestmark = pytest.mark.unit
     ("Can the authority stop us from using the data, even permanently?", "ban on processing limitation"),
     ("Can the authority stop us from using the data, even permanently?", "definitive"),
     ("We deleted a customer's details at her request. What about our partners?", "erasure"),
+    ("Our app spots users who are struggling financially and pushes loans on them. Is that banned?",
+     "economic situation"),
+    ("Can a chatbot target low-income households with high-interest offers?", "economic situation"),
 ])
 def test_a_thing_said_in_the_asker_s_words_gets_the_acts_term(question, term):
     assert term in acts_terms(question)
@@ -131,6 +134,8 @@ def test_nothing_is_added_that_the_question_already_says_or_that_only_looks_alik
     # who supervises a system is an authority, not a person overseeing its output
     assert "human oversight" not in acts_terms("Who supervises AI systems built on general-purpose AI models?")
     assert "human oversight" in acts_terms("Must a human supervise the system?")
+    # being short of money, not a poor design or a struggle to comply
+    assert acts_terms("Is a poor design a defect? We are struggling to comply.") == ()
 
 
 def test_the_question_comes_first_and_is_kept_whole():
