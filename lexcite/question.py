@@ -64,7 +64,10 @@ _CUES = {
                   r"\b(?:counts?|qualif(?:y|ies)) as\b|\bin (?:\w+ |the act's )?terms\b(?! of)|"
                   # "What does the AI Act call that?", "What type of personal data is that?": the defined term
                   r"\bwhat (?:does|do) (?:the |this |that )?(?:[\w-]+ ){0,3}call\b|\bwhat is (?:that|this|it) called\b|"
-                  r"\bwhat (?:type|kind|sort) of (?:[\w-]+ ){1,3}(?:is|are) (?:that|this|it|they|those)\b",
+                  r"\bwhat (?:type|kind|sort) of (?:[\w-]+ ){1,3}(?:is|are) (?:that|this|it|they|those)\b|"
+                  # "What is our role under the AI Act?": the act's names for roles are defined terms
+                  r"\b(?:what|which) (?:is |are )?(?:our|my|their|its|his|her) (?:role|status)\b|"
+                  r"\b(?:what|which) role\b",
     "permission": r"^(?:can|may|is it|am i|are (?:we|they|providers|deployers)|is (?:an?|the)|must|"
                   r"do(?:es)? .* (?:have|need) to|is .* (?:allowed|permitted|prohibited|banned|lawful|legal|required))|"
                   r"\b(?:allowed|permitted|prohibited|banned|forbidden|lawful|obliged|required|obligations?)\b",

@@ -64,6 +64,10 @@ def test_a_definition_question_is_recognised():
     # "Who is a deployer?" asks what the act calls one; "Who is the chair?" asks who holds an office
     assert cues("Who is a deployer under the AI Act?").definition
     assert not cues("Who is the chair of the Board?").definition
+    # the act's names for roles are defined terms ("distributor", "deployer")
+    assert cues("We resell a vendor's AI tool. What is our role under the AI Act?").definition
+    assert cues("Which role does that give us?").definition
+    assert not cues("What does our role as a deployer oblige us to do?").definition
 
 
 def test_means_as_resources_or_as_a_way_asks_no_definition():

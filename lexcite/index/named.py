@@ -9,7 +9,9 @@
   tagged with the fingerprint of the passages it was read from, like the BM25 index); it is read the
   first time it is needed, and read from the passages again when the file is missing, damaged or
   from other passages (an index built before it was saved). A question that asks what a term means
-  ("how is profiling defined", "what counts as a provider") gets that term's definition as a candidate.
+  ("how is profiling defined", "what counts as a provider") gets that term's definition as a candidate,
+  and so does one that asks it in its own words when the acts' term for them is defined ("We're an IT
+  reseller. What is our role?": `lay_terms` reads "distributor", AI Act Article 3(7)).
 - An act's scope: a question that asks whether an act applies ("Does the GDPR apply to a company based
   outside the EU?", `question.asks_if_act_applies`) gets the units of that act's scope provisions, known
   by their headings ("Scope", "Material scope", "Territorial scope"; the acts in scope when it names
@@ -38,6 +40,7 @@ from lexcite.contract import AmendmentLink
 from lexcite.index.chunks import Passage
 from lexcite.index.manifest import write_atomic
 from lexcite.index.provenance import asks_about_a_change
+from lexcite.lay_terms import acts_terms
 from lexcite.question import asks_if_act_applies, cues, singular
 from lexcite.references import ActNames, find_references, heading_of, self_and_ancestors, unit_head
 from lexcite.values import act_label
@@ -216,7 +219,8 @@ class Named:
         # "What is the maximum number of ...?" asks for a value, not what a term means
         if definitions and asks.definition and not (asks.value_kinds() or asks.count) and self._defined[1] is not None:
             known, pattern = self._defined
-            for m in pattern.finditer(query):
+            # the acts' terms for what the question says in its own ("reseller": distributor) may be defined terms
+            for m in (*pattern.finditer(query), *pattern.finditer(" ".join(acts_terms(query)))):
                 term = " ".join(m[1].lower().split())
                 term = term if term in known else singular(term)
                 if term in known and term not in terms and len(terms) < _MAX_TERMS:

@@ -13,7 +13,7 @@ from lexcite.index import named as named_module
 from lexcite.index.chunks import passages
 from lexcite.index.named import Named, defined_term, defined_terms, load_terms, save_terms, unit_changes
 
-from .conftest import AI, DP, TERMS, ai_act, dp_act, store, terms_act
+from .conftest import AI, DP, TERMS, ai_act, dp_act, parsed, store, terms_act
 
 pytestmark = pytest.mark.unit
 
@@ -68,6 +68,26 @@ def test_a_definition_question_gets_the_definition_of_the_term_the_acts_define(i
     # opens like a definition question but asks for a value
     assert named.find("What is the maximum number of register keepers?", _all(index), ()).definitions == ()
     assert named.find("What is the register keeper?", _all(index), ()).terms == ("register keeper",)
+
+
+def test_a_role_asked_in_the_asker_s_words_gets_the_definition_of_the_acts_term(tmp_path):
+    # fresh dev el05: "We're an IT reseller ... What is our role under the AI Act?" names no defined term; the
+    # acts' word for a reseller (lay_terms.py) is "distributor", a term the act defines
+    roles = parsed(TERMS, "2023-01-01", [
+        ("art_3", "article", "For the purposes of this Regulation: (7) ‘distributor’ means a person in the supply "
+         "chain that makes a system available.", None, "Article 3 — Definitions"),
+        ("art_3.pnt_7", "point", "(7) ‘distributor’ means a person in the supply chain that makes a system "
+         "available;", "art_3", "Article 3, point (7)"),
+        ("art_9", "article", "Distributors shall keep the documentation.", None, "Article 9"),
+    ], title="Toy roles act")
+    with Catalog(tmp_path / "catalog.sqlite") as c:
+        store(c, roles)
+        ps = passages(list(c.records()))
+    named, mask = Named(ps, {(TERMS, "Toy roles act")}), np.ones(len(ps), dtype=bool)
+    found = named.find("We are a reseller of a tool from another firm. What is our role under the act?", mask, ())
+    assert found.terms == ("distributor",) and [ps[i].record.unit.unit for i in found.definitions] == ["art_3.pnt_7"]
+    # a question that does not ask what something is gets no definition, whatever its words
+    assert named.find("We are a reseller of a tool. What must we keep?", mask, ()).definitions == ()
 
 
 def test_defined_term_reads_definition_points_only():
