@@ -256,6 +256,8 @@ _ASKS_VALUE = re.compile(
     r"(?:^|[.?!:;—–]\s+|,\s*)(?:(?:and|but|so)\s+)?"
     # "For how many years ...?", "Up to how much ...?": a preposition before the asking words
     r"(?:(?:for|in|after|within|up to|at)\s+)?"
+    # "Exactly how many days ...?": an adverb before the asking words
+    r"(?:(?:exactly|precisely|roughly|approximately|about|just|then|also|so|and)\s+)?"
     r"(?:how (?:much|long|many|soon|quickly|fast|often|high|big|large|old)|"
     r"(?:what|which)(?:'s| is) the (?:longest|shortest)|"
     rf"(?:by|since|until|from) when|{_WHEN_DATE}|within how|up to how|(?:from|at) what (?:age|date|day|year)|"

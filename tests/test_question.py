@@ -225,3 +225,11 @@ def test_a_question_that_only_asks_or_never_asks_is_read_as_it_is():
     assert asked_twice("Who must keep the logs?") == "Who must keep the logs?"
     assert asked_twice("List the prohibited practices.") == "List the prohibited practices."
     assert asking_sentences("List the prohibited practices.") == []
+
+
+def test_an_adverb_before_the_asking_words_still_asks_for_the_value():
+    # fresh dev el21: "Exactly how many days ...?" was read as asking for no value, so no admitted provision had to
+    # state one and the question was answered with other periods
+    assert asks_for_value("We run a shop with CCTV. Exactly how many days may we keep the footage?")
+    assert asks_for_value("Roughly how much is the fine?")
+    assert not asks_for_value("We are exactly how the Regulation describes a provider. Must we register?")
