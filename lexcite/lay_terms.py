@@ -195,7 +195,10 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\b(?:credit scor\w*|loans?|lending)\b", "creditworthiness credit score"),
     (r"\b(?:hobby|own use|personal use|(?<!case )(?<!sue )(?<!court )at home|for fun)\b",
      "purely personal non-professional activity"),  # "bring the case at home" is about a court
-    (r"\b(?:datasets?|data sets?)\b", "training, validation and testing data sets"),
+    # a dataset an AI system learns or is tested on: a public body's or a research dataset is no training data
+    (r"\b(?:datasets?|data sets?)\b(?=[^?]*\b(?:train\w*|validat\w*|test(?:s|ed|ing)?|models?|AI)\b)|"
+     r"\b(?:train\w*|validat\w*|models?|AI)\b[^?]*\b(?:datasets?|data sets?)\b",
+     "training, validation and testing data sets"),
     (r"\bopen[- ]source\b", "free and open-source licence"),
     # a person watching the system; "Who supervises ...?", "the authority that supervises ...?" ask for an authority
     (r"(?<!\bwho )(?<!\bthat )(?<!\bwhich )(?<!\bauthority )(?<!\bbody )\b(?:in charge of|supervis(?:e|es|ed|ing|ion)|"

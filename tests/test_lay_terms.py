@@ -134,6 +134,12 @@ def test_nothing_is_added_that_the_question_already_says_or_that_only_looks_alik
     # who supervises a system is an authority, not a person overseeing its output
     assert "human oversight" not in acts_terms("Who supervises AI systems built on general-purpose AI models?")
     assert "human oversight" in acts_terms("Must a human supervise the system?")
+    # a dataset an AI system is trained or tested on is training data; a research or a public body's dataset is not
+    assert "training, validation and testing data sets" in acts_terms("Must the datasets we train the model on be "
+                                                                        "free of errors?")
+    assert "training, validation and testing data sets" not in acts_terms(
+        "A patient objects to us keeping her records in a statistical research dataset. Must we stop?")
+    assert "training, validation and testing data sets" not in acts_terms("May a city sell its datasets?")
     # being short of money, not a poor design or a struggle to comply
     assert acts_terms("Is a poor design a defect? We are struggling to comply.") == ()
 
