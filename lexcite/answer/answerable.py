@@ -517,10 +517,23 @@ def _about_the_world(question: str, acts_named: bool) -> tuple[str, str] | None:
     return None
 
 
+# "Which processing operations are on the Dutch data protection authority's list ...?": what a national body has
+# itself listed, decided or published (GDPR Article 35(4) has each authority publish its list); the acts say that it
+# does so, not what it wrote
+_NATIONAL_BODY = re.compile(rf"\b(?i:what|which)\b[^?]{{0,80}}?\b(?P<doc>(?i:the\s+)?{_NATIONAL}\s+"
+                            r"(?:[\w-]+\s+){0,4}?(?i:authority|authorities|regulator|watchdog|government|ministry|parliament|court|DPA)"
+                            r"['’]s\s+(?:[\w-]+\s+){0,2}?(?i:list|lists|guidelines|guidance|decisions?|rules|opinions?|"
+                            r"template|register|FAQs?|policy|practice)\b)")
+
+
 def _national_law(question: str) -> str | None:
-    """The Member State's law ("German law") whose content a what/which question asks for, if any."""
-    m = _NATIONAL_LAW.search(_asking_sentence(question))
-    return " ".join((m["law"] or m["law2"]).split()) if m else None
+    """The Member State's law ("German law") or a national body's own document ("the Dutch data protection
+    authority's list") whose content a what/which question asks for, if any."""
+    asking = _asking_sentence(question)
+    if m := _NATIONAL_LAW.search(asking):
+        return " ".join((m["law"] or m["law2"]).split())
+    m = _NATIONAL_BODY.search(asking)
+    return " ".join(m["doc"].split()) if m else None
 
 
 # "The AI Act says ...", "Article 14 requires ...", "the GDPR obliges ...": the question states what an act sets
@@ -645,7 +658,7 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
     if law:
         return Answerability(False, DECIDED_ELSEWHERE, f"the question asks what {law} provides: the acts in the "
                                                        "catalog are EU law and do not say what a Member State's own "
-                                                       "law provides", {"body": law})
+                                                       "law or a national body provides", {"body": law})
     c = cues(question)
     head = _absent_head(question, named, known_names) if in_english(question) else None
     if head:

@@ -537,6 +537,20 @@ def test_what_a_member_state_s_own_law_provides_is_not_in_the_acts():
     assert check("What may Member States determine about national identification numbers?", (ids,), ACTS).answerable
 
 
+def test_what_a_national_body_itself_listed_is_not_in_the_acts():
+    # fresh dev em23: GDPR Article 35(4) has each supervisory authority publish a list; its content is the
+    # authority's own
+    lists = _unit("art_35.par_4", "The supervisory authority shall establish and make public a list of the kind of "
+                                  "processing operations which are subject to the requirement for a data protection "
+                                  "impact assessment pursuant to paragraph 1.")
+    v = check("Which processing operations are on the Dutch data protection authority's list of processing that "
+              "always requires a data protection impact assessment?", (lists,), ACTS)
+    assert not v.answerable and v.rule == DECIDED_ELSEWHERE and "the Dutch data protection authority's list" in v.reason
+    # what the act says each authority must list, it says
+    assert check("Which list must each data protection authority publish?", (lists,), ACTS).answerable
+    assert check("Can the Dutch authority's decision be appealed?", (lists,), ACTS).answerable
+
+
 def test_the_provision_a_value_question_names_is_its_subject():
     rectify = _unit("art_16", "The data subject shall have the right to obtain from the controller without undue "
                               "delay the rectification of inaccurate personal data concerning him or her.")
