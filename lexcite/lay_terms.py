@@ -149,6 +149,9 @@ LAY_TERMS: tuple[tuple[str, str], ...] = (
     (r"\bsensitive (?:personal )?(?:data|information)\b", "special categories of personal data"),
     # the grounds on which processing is lawful (GDPR Article 6, "Lawfulness of processing")
     (r"\b(?:legal|lawful) (?:basis|bases|grounds?)\b", "lawfulness of processing lawful"),
+    # what a person may insist on hearing is what the acts call the right to be informed
+    (r"\b(?:be|being|get|getting) told\b|\bkeep (?:me|us) (?:posted|informed|updated|in the loop)\b",
+     "right to be informed"),
     (r"\b(?:tell|inform|notify|warn|contact|alert) (?:the |our |their |all )?(?:affected |impacted )?(?:customers|"
      r"clients|users|people|individuals|persons|patients|employees|members)\b", "communicate to the data subject"),
     (r"\b(?:data )?(?:leak|leaks|leaked|hack|hacked|hackers?)\b|"

@@ -88,6 +88,8 @@ pytestmark = pytest.mark.unit
     ("Our app spots users who are struggling financially and pushes loans on them. Is that banned?",
      "economic situation"),
     ("Can a chatbot target low-income households with high-interest offers?", "economic situation"),
+    ("Can I insist on being told what protections cover that transfer?", "right to be informed"),
+    ("Is the authority obliged to keep me posted on where my complaint stands?", "right to be informed"),
 ])
 def test_a_thing_said_in_the_asker_s_words_gets_the_acts_term(question, term):
     assert term in acts_terms(question)
