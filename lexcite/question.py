@@ -283,12 +283,14 @@ def asks_entry_into_force(question: str) -> bool:
 # act (or "it", "the rules") applies, which its scope provisions decide. "What conformity check applies to ...?" asks
 # which rule, and "When do the obligations start to apply?" asks for a date: neither is about the act's scope.
 _ACT_WORDS = r"(?:GDPR|AI Act|Act|Regulation|Directive|law|laws|rules|it|this|these)"
+# "Because the app is free, are we outside the GDPR?": a clause may come before the asking words
+_LEAD = r"^(?:[^?,]{0,80},\s*)?"
 _APPLIES_TO = re.compile(
-    rf"^(?:does|do|would|will|can|could|is|are|am|might|may)\b[^?]{{0,40}}?\b{_ACT_WORDS}\s+(?:\w+\s+){{0,2}}?"
+    rf"{_LEAD}(?:does|do|would|will|can|could|is|are|am|might|may)\b[^?]{{0,40}}?\b{_ACT_WORDS}\s+(?:\w+\s+){{0,2}}?"
     rf"(?:apply|applies|cover|covers)\b|"
-    rf"^(?:does|do|would|will|can|could|is|are|am|might|may)\b[^?]{{0,80}}?\b(?:covered by|subject to|"
-    rf"fall(?:s|ing)? (?:under|within|outside)|(?:in|within|outside) (?:the )?scope of)\s+(?:the\s+)?(?:EU\s+)?"
-    rf"{_ACT_WORDS}\b", re.I)
+    rf"{_LEAD}(?:does|do|would|will|can|could|is|are|am|might|may)\b[^?]{{0,80}}?\b(?:covered by|subject to|bound by|"
+    rf"exempt from|outside(?: of)?|out of|beyond|fall(?:s|ing)? (?:under|within|outside)|"
+    rf"(?:in|within|outside) (?:the )?scope of)\s+(?:the\s+)?(?:EU\s+)?{_ACT_WORDS}\b", re.I)
 
 
 def asking_sentences(question: str) -> list[str]:

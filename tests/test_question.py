@@ -204,13 +204,17 @@ def test_a_question_whether_an_act_applies_is_told_from_one_about_which_rule_or_
     for q in ("Does the GDPR apply to a company based outside the EU?",
               "We are a US firm. Does the AI Act apply to us?",
               "Are we covered by the AI Act?", "Can that cabinet fall under the GDPR even though it is on paper?",
-              "Is our research lab within the scope of the AI Act?", "Does this Regulation apply to hobby projects?"):
+              "Is our research lab within the scope of the AI Act?", "Does this Regulation apply to hobby projects?",
+              # fresh dev en17: a clause before the asking words, and the act's scope asked from outside it
+              "We have no EU office. Because the app is free, are we outside the GDPR?",
+              "Are we exempt from the AI Act?", "Is a hospital bound by the GDPR?"):
         assert asks_if_act_applies(q), q
     for q in ("What conformity check applies to a high-risk AI system?",
               "When do the obligations for high-risk systems start to apply?",
               "Does the AI Act apply to us in full? When do its rules start to apply?",  # the asking sentence
               "Is a CV screening tool high-risk?",
-              "Do the rules on high-risk systems apply to my chatbot?"):  # which rules, not the act's scope
+              "Do the rules on high-risk systems apply to my chatbot?",  # which rules, not the act's scope
+              "When the fine is paid, is the money outside the EU budget?"):
         assert not asks_if_act_applies(q), q
 
 
