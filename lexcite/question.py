@@ -262,8 +262,8 @@ _ASKS_VALUE = re.compile(
     r"(?:what|which)(?:'s| is) the (?:longest|shortest)|"
     rf"(?:by|since|until|from) when|{_WHEN_DATE}|within how|up to how|(?:from|at) what (?:age|date|day|year)|"
     r"(?:what|which)(?:'s| is| are| was| were)? (?:the )?(?:\w+ ){0,2}(?:date|deadline|period|time limit|amount|fine|"
-    r"fines|penalty|penalties|ceiling|cap|threshold|percentage|rate|age|number|sum|fee|fees|salary|headcount|turnover|"
-    r"duration)\b)", re.I)
+    r"fines|penalty|penalties|ceiling|cap|threshold|percentage|rate|age|number|sum|fee|fees|salary|pay|wages?|"
+    r"remuneration|headcount|turnover|duration)\b)", re.I)
 
 
 def asks_for_value(question: str) -> bool:

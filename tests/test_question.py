@@ -236,4 +236,6 @@ def test_an_adverb_before_the_asking_words_still_asks_for_the_value():
     # state one and the question was answered with other periods
     assert asks_for_value("We run a shop with CCTV. Exactly how many days may we keep the footage?")
     assert asks_for_value("Roughly how much is the fine?")
+    # fresh dev en21: what is paid for work is a value asked for, like a fee or a salary
+    assert asks_for_value("What minimum hourly pay does the AI Act set for annotation work?")
     assert not asks_for_value("We are exactly how the Regulation describes a provider. Must we register?")

@@ -295,7 +295,7 @@ _HOW_MANY = re.compile(rf"\b(?:how (?:many|much)|number of)\s+((?:[\w'’-]+\s+)
 # "how many working days": the days are the unit, not the thing measured
 _UNIT_WORDS = re.compile(r"^(?:working|business|calendar|clear)\s+(?=(?:hours|days|weeks|months|years)\b)", re.I)
 _VALUE_NOUN = re.compile(r"\b(?:what|which)(?:'s| is| are| was| were)? (?:the )?((?:[\w'’-]+ ){0,2}(?:fees?|salary|"
-                         r"salaries|age|price|costs?|charges?|rates?))\b", re.I)
+                         r"salaries|pay|wages?|remuneration|age|price|costs?|charges?|rates?))\b", re.I)
 
 
 # a rate is a percentage (interest, tax, error rates) or an amount (an hourly rate); the rest (fee, salary, price,
@@ -421,9 +421,10 @@ _NOT_BODIES = frozenset({"it", "this", "that", "he", "she", "they", "we", "you",
 _NATIONAL = (r"(?:German|French|Italian|Spanish|Dutch|Belgian|Austrian|Polish|Swedish|Danish|Finnish|Irish|Portuguese|"
              r"Greek|Czech|Slovak|Slovenian|Hungarian|Romanian|Bulgarian|Croatian|Estonian|Latvian|Lithuanian|"
              r"Luxembourgish|Maltese|Cypriot)")
+_LAW = r"(?i:law|laws|rules|legislation|statutes?)"  # "German law", "the Danish rules"
 _NATIONAL_LAW = re.compile(rf"\b(?i:what|which)\b[^?]{{0,80}}?(?:\b(?i:does|do|did)\s+(?:the\s+)?"
-                           rf"(?P<law>{_NATIONAL}\s+(?:national\s+)?law)\b|\b(?P<law2>{_NATIONAL}\s+(?:national\s+)?"
-                           r"law)\s+(?i:says|requires|provides|attaches|sets|lays down)\b)")
+                           rf"(?P<law>{_NATIONAL}\s+(?:national\s+)?{_LAW})\b|\b(?P<law2>{_NATIONAL}\s+(?:national\s+)?"
+                           rf"{_LAW})\s+(?i:says?|requires?|provides?|attach(?:es)?|sets?|lays? down)\b)")
 
 
 # "Which countries currently have an adequacy decision?", "Which labs are already notified?": who holds a decision or

@@ -535,6 +535,10 @@ def test_what_a_member_state_s_own_law_provides_is_not_in_the_acts():
     assert check("Can German law set conditions for using a national identification number?", (ids,),
                  ACTS).answerable
     assert check("What may Member States determine about national identification numbers?", (ids,), ACTS).answerable
+    # fresh dev en23: "the Danish rules" are a Member State's own law too
+    danish = check("Denmark has added its own conditions. What exactly do the Danish rules require before an insurer "
+                   "may use a national identification number?", (ids,), ACTS)
+    assert not danish.answerable and danish.rule == DECIDED_ELSEWHERE and "Danish rules" in danish.reason
 
 
 def test_what_a_national_body_itself_listed_is_not_in_the_acts():
