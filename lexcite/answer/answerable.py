@@ -657,9 +657,9 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
         return Answerability(False, DECIDED_ELSEWHERE, reason, {"body": words})
     law = _national_law(question)
     if law:
-        return Answerability(False, DECIDED_ELSEWHERE, f"the question asks what {law} provides: the acts in the "
-                                                       "catalog are EU law and do not say what a Member State's own "
-                                                       "law or a national body provides", {"body": law})
+        return Answerability(False, DECIDED_ELSEWHERE, f"the question asks for the content of {law}: the acts in "
+                                                       "the catalog are EU law and do not say what a Member State's "
+                                                       "own law or a national body provides", {"body": law})
     c = cues(question)
     head = _absent_head(question, named, known_names) if in_english(question) else None
     if head:
