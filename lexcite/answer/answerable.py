@@ -371,12 +371,14 @@ class _Measured(NamedTuple):
     """What a value question measures: the stems of the thing (see above), [] when it names none; the share of
     them a sentence must have to be about it, two thirds of a thing named, a third of an act done in a time
     ("hold on to the event records it produces automatically": "keep the logs automatically generated"); the
-    thing's words as the question writes them ("" for an act done in a time); whether it is an act done in a time."""
+    thing's words as the question writes them ("" for an act done in a time); whether it is an act done in a time;
+    the words a refusal quotes (the thing, or the act: "keep the footage before it has to be deleted")."""
 
     stems: list[str]
     share: float
     thing: str
     act: bool = False
+    words: str = ""
 
 
 def _measured(question: str, known: Iterable[str]) -> _Measured:
@@ -392,9 +394,10 @@ def _measured(question: str, known: Iterable[str]) -> _Measured:
         if " of " in f" {phrase} ":  # "how many hours of training": training
             phrase = re.sub(r"^(?:[\w'’-]+\s+)*?of\s+", "", phrase)
         if thing := stems(phrase):
-            return _Measured(thing, THING_SHARE, phrase)
+            return _Measured(thing, THING_SHARE, phrase, words=phrase)
     if d := _DURATION_OF.search(asking):
-        return _Measured(list(dict.fromkeys(stems(d["act"]))), DURATION_SHARE, "", act=True)
+        return _Measured(list(dict.fromkeys(stems(d["act"]))), DURATION_SHARE, "", act=True,
+                         words=" ".join(d["act"].split()).rstrip(" ?.!,;"))
     return _Measured([], THING_SHARE, "")
 
 
@@ -714,7 +717,7 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
                        sum(_spoken(t, set(content_terms(s))) for t in lasting) >= THING_SHARE * len(lasting) - 1e-9
                        for s in sentences):
         return Answerability(True, detail={**detail, "lasting": lasting})
-    measured, share, thing, act_in_time = _measured(question, known_names)
+    measured, share, thing, act_in_time, words = _measured(question, known_names)
     # the thing a value question counts or prices ("how many years of professional experience"), spoken by no
     # admitted unit, not even in the acts' word for it: nothing admitted states a value of it (an act done in a
     # time is often said in the asker's own verb, "push back" for "extend": that is left to the share below)
@@ -746,8 +749,9 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
             return sum(_spoken(t, terms) for t in measured) >= share * len(measured) - 1e-9
         detail["measured"] = measured
         if not any(_kinds(s, payment) & wanted and about(s) for s in sentences):
-            return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {_kind_phrase(wanted)} of "
-                                                          f"\u201c{' '.join(measured)}\u201d", detail)
+            asked = f"for \u201c{words}\u201d" if act_in_time else f"of \u201c{words or ' '.join(measured)}\u201d"
+            return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {_kind_phrase(wanted)} "
+                                                          f"{asked}", detail)
     if subject and best < MIN_SUBJECT:
         return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {_kind_phrase(wanted)} for what "
                                                       f"the question asks about (\u201c{subject_text}\u201d)", detail)
