@@ -15,7 +15,10 @@ this runs after evidence and before any generator, on the admitted units' text:
    its words, counting only words the admitted units use) -> else refusal; so
    must a sentence stating a time for what a question asks how long to do
    ("How many years must we keep our record ...?": a third of the words of
-   "keep our record ..."); and a count of something a body has ("How many
+   "keep our record ..."), and the verb of that act ("have to countersign") must
+   be spoken of by an admitted unit, itself, a verb of its family ("tell":
+   inform, notify, submit) or the acts' term for the asker's words, unless it
+   is a light one ("get", "make"); and a count of something a body has ("How many
    members does the advisory forum have?") is stated by a sentence naming that
    body whose number counts that thing ("two co-chairs from among its members"
    counts co-chairs; "composed of one representative per Member State" counts
@@ -401,6 +404,34 @@ def _measured(question: str, known: Iterable[str]) -> _Measured:
     return _Measured([], THING_SHARE, "")
 
 
+# what a time is asked for is done by a verb after "to" ("How many days does the AI Office have to countersign ...?");
+# a light verb says little of what is done
+_TO_VERB = re.compile(r"\b(?:have|has|had|need|needs|ought|obliged|required|allowed|permitted)\s+to\s+"
+                      r"(?P<verb>[a-z]+)\b", re.I)
+_LIGHT = frozenset("be get make do take give go have put set let come".split())
+# verbs people use for one another: "tell the Board" is what the acts call informing or notifying it
+_VERB_FAMILIES = (frozenset(stem(w) for w in "tell inform notify send submit transmit communicate forward report "
+                                              "circulate share provide".split()),
+                  frozenset(stem(w) for w in "hold keep retain store preserve".split()),
+                  frozenset(stem(w) for w in "push delay postpone extend defer".split()))
+
+
+def _done(question: str) -> str | None:
+    """The verb of what a time question asks to be done, after "have to", "need to" ..., when not a light one."""
+    m = _TO_VERB.search(_asking_sentence(question))
+    return m["verb"].lower() if m and m["verb"].lower() not in _LIGHT else None
+
+
+def _verb_spoken(verb: str, used: set[str], question: str) -> bool:
+    """Whether an admitted unit speaks of `verb`, of a verb of its family, or of the acts' term for the question's
+    words that hold it."""
+    v = stem(verb)
+    if _spoken(v, used) or any(v in f and any(_spoken(w, used) for w in f) for f in _VERB_FAMILIES):
+        return True
+    return any(v in content_terms(words) and all(_spoken(t, used) for t in content_terms(legal))
+               for words, legal in said_as(question))
+
+
 # "Which icons has the Commission laid down ...?", "Has Germany decided to allow ...?": what a body has decided, in
 # the perfect or past tense ("In May 2025, had Italy designated ...?"); "What must the Commission adopt?" asks what
 # the act says it must do
@@ -718,6 +749,12 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
                        for s in sentences):
         return Answerability(True, detail={**detail, "lasting": lasting})
     measured, share, thing, act_in_time, words = _measured(question, known_names)
+    # the verb of an act done in a time that no admitted unit speaks of, nor of a verb of its family, nor in the
+    # acts' term for the asker's words: nothing admitted states a time for it ("countersign the declaration")
+    if act_in_time and (verb := _done(question)) and not _verb_spoken(verb, used, question):
+        return Answerability(False, VALUE_NOT_STATED, f"no admitted provision speaks of \u201c{verb}\u201d, so none "
+                                                      f"states {_kind_phrase(wanted)} for \u201c{words}\u201d",
+                             {**detail, "verb": verb})
     # the thing a value question counts or prices ("how many years of professional experience"), spoken by no
     # admitted unit, not even in the acts' word for it: nothing admitted states a value of it (an act done in a
     # time is often said in the asker's own verb, "push back" for "extend": that is left to the share below)

@@ -543,6 +543,23 @@ def test_what_a_member_state_s_own_law_provides_is_not_in_the_acts():
     assert not danish.answerable and danish.rule == DECIDED_ELSEWHERE and "Danish rules" in danish.reason
 
 
+def test_a_time_for_an_act_no_admitted_unit_speaks_of_is_refused():
+    # dev dx11: "countersign" is said by no admitted unit; the period there is for keeping the declaration
+    keep = _unit("art_18.par_1", "The provider shall, for a period ending 10 years after the high-risk AI system has "
+                                 "been placed on the market, keep at the disposal of the national competent "
+                                 "authorities the EU declaration of conformity.", act="32024R1689")
+    v = check("How many working days does our authorised representative have to countersign the EU declaration of "
+              "conformity for our high-risk AI system?", (keep,), ACTS)
+    assert not v.answerable and v.rule == VALUE_NOT_STATED and "\u201ccountersign\u201d" in v.reason
+    # the acts' verb of the same family ("tell" for "inform"), and a light verb, leave it to the checks after
+    inform = _unit("art_60.par_4", "The lead supervisory authority shall inform the other supervisory authorities "
+                                   "concerned within four weeks.")
+    assert check("How many weeks does the lead authority have to tell the other authorities?", (inform,),
+                 ACTS).answerable
+    assert check("How long do we have to hold on to the declaration of conformity?", (keep,), ACTS).answerable
+    assert check("How many years do we have to keep the EU declaration of conformity?", (keep,), ACTS).answerable
+
+
 def test_what_a_national_body_itself_listed_is_not_in_the_acts():
     # fresh dev em23: GDPR Article 35(4) has each supervisory authority publish a list; its content is the
     # authority's own
