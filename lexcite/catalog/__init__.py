@@ -10,7 +10,7 @@ the catalog's tables; every other stage uses its typed API::
     _rows.py     SQLite rows <-> contract types (UnitRecord, VersionRow, Fact, AmendmentLink)
 """
 
-from lexcite.catalog.catalog import Catalog, FetchRecord, Source, StoreResult
+from lexcite.catalog.catalog import Catalog, FetchRecord, Source, StoreResult, catalog_path
 from lexcite.contract import STATUSES, UnitRecord, VersionRow
 
-__all__ = ["Catalog", "Source", "StoreResult", "FetchRecord", "UnitRecord", "VersionRow", "STATUSES"]
+__all__ = ["Catalog", "Source", "StoreResult", "FetchRecord", "UnitRecord", "VersionRow", "STATUSES", "catalog_path"]

@@ -39,7 +39,12 @@ from lexcite.contract import (
 from lexcite.errors import CatalogError, CitationError
 from lexcite.ingest.dates import Dated, UnitDates
 
-__all__ = ["Catalog", "Source", "StoreResult", "FetchRecord"]
+__all__ = ["Catalog", "Source", "StoreResult", "FetchRecord", "catalog_path"]
+
+
+def catalog_path(home: Path) -> Path:
+    """Where a home keeps its catalog: LEXCITE_HOME/catalog.sqlite."""
+    return home / "catalog.sqlite"
 
 
 def _now() -> str:
@@ -99,7 +104,7 @@ class Catalog:
     """Open (and migrate) the catalog at `path`, default LEXCITE_HOME/catalog.sqlite."""
 
     def __init__(self, path: Path | None = None, settings: Settings | None = None):
-        self.path = path or config.settings(settings).home / "catalog.sqlite"
+        self.path = path or catalog_path(config.settings(settings).home)
         self._pages_checked = False
         self._state: tuple[tuple[int, int], str] | None = None  # (write stamp, fingerprint): see state()
         deadline = time.monotonic() + 30

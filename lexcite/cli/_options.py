@@ -63,12 +63,11 @@ def perimeter_from_options(act: list[str] | None = None, language: str = "en", a
                          f"({', '.join(sorted(EU_LANGUAGES))}), or 'any'")
     acts = tuple(act or ())
     if acts:  # a name ('AI Act', 'GDPR') or a CELEX: the catalog knows which act it is, and whether it holds it
-        from lexcite.catalog import Catalog
+        from lexcite.catalog import Catalog, catalog_path
         from lexcite.catalog.locate import act_names
         from lexcite.cli._app import settings
 
-        home = settings().home
-        if (home / "catalog.sqlite").exists() or not all(is_celex(a) for a in acts):
+        if catalog_path(settings().home).exists() or not all(is_celex(a) for a in acts):
             with Catalog(settings=settings()) as catalog:
                 names = act_names(catalog)
                 acts = tuple(act_option(catalog, a, names) for a in acts)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from lexcite import config
-from lexcite.catalog import Catalog
+from lexcite.catalog import Catalog, catalog_path
 from lexcite.config import Settings
 from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.bm25 import BM25_PARAMS, TOKENIZER, BM25Index, fingerprint
@@ -165,7 +165,7 @@ def build(
     home = home or settings.home
     url = chroma_url if chroma_url is not None else settings.chroma_url
     own = catalog is None
-    catalog = catalog or Catalog(home / "catalog.sqlite")
+    catalog = catalog or Catalog(catalog_path(home))
     try:
         with build_lock(home):
             return _build(catalog, home, url, rebuild, embedder, reranker, second, granularity, progress, t0)

@@ -30,7 +30,7 @@ import numpy as np
 
 from lexcite import config
 from lexcite.answer.nearness import load_nearness
-from lexcite.catalog import Catalog
+from lexcite.catalog import Catalog, catalog_path
 from lexcite.catalog.locate import act_titles
 from lexcite.config import Settings
 from lexcite.contract import Candidate, CitationRef, Hit, Perimeter, ProvisionEvidence, SearchResult
@@ -80,7 +80,7 @@ class Searcher:
         if manifest is None:  # said before opening the catalog, which would leave an empty one in a mistyped home
             raise IndexMismatch(NO_INDEX)
         self._own_catalog = catalog is None
-        self.catalog = catalog or Catalog(self.home / "catalog.sqlite")
+        self.catalog = catalog or Catalog(catalog_path(self.home))
         self.params = params
         self.budget = budget  # evidence tokens (provisions.py)
         try:
