@@ -194,7 +194,8 @@ def without_references(text: str, refs: Sequence[Reference] | None = None) -> st
 
 def parse_reference(text: str) -> Reference:
     """The one reference a whole string writes ("Art. 6(2)", "article 83(5) GDPR", "GDPR art 17", "art_6.par_2");
-    words left over beside it name the act. CitationError when the string holds no reference, or several."""
+    words left over beside it name the act. UnreadableReference (a CitationError) when the string holds no
+    reference, or several."""
     refs = find_references(text)
     if not refs:
         raise UnreadableReference(f"{text!r} is not a provision reference (write e.g. 'Article 6(2)', 'Art. 5(1)(c)', "
@@ -313,7 +314,7 @@ class ActNames:
         return hits[0] if len(hits) == 1 else None
 
     def require(self, name: str) -> str:
-        """Like `resolve`, but an unknown or ambiguous name is a CitationError naming the acts held."""
+        """Like `resolve`, but an unknown or ambiguous name is an UnreadableReference naming the acts held."""
         celex = self.resolve(name)
         if celex is None:
             held = ", ".join(sorted(self._forms)) or "none"

@@ -373,15 +373,14 @@ _TIME_GIVEN = re.compile(r"^(?:(?:advance|prior|enough)\s+)?(?:notice|time|warni
 class _Measured(NamedTuple):
     """What a value question measures: the stems of the thing (see above), [] when it names none; the share of
     them a sentence must have to be about it, two thirds of a thing named, a third of an act done in a time
-    ("hold on to the event records it produces automatically": "keep the logs automatically generated"); the
-    thing's words as the question writes them ("" for an act done in a time); whether it is an act done in a time;
-    the words a refusal quotes (the thing, or the act: "keep the footage before it has to be deleted")."""
+    ("hold on to the event records it produces automatically": "keep the logs automatically generated"); its
+    words as the question writes them, the thing ("registration fee") or the act ("keep the footage before it has
+    to be deleted"); whether it is an act done in a time."""
 
     stems: list[str]
     share: float
-    thing: str
+    quoted: str
     act: bool = False
-    words: str = ""
 
 
 def _measured(question: str, known: Iterable[str]) -> _Measured:
@@ -397,10 +396,10 @@ def _measured(question: str, known: Iterable[str]) -> _Measured:
         if " of " in f" {phrase} ":  # "how many hours of training": training
             phrase = re.sub(r"^(?:[\w'’-]+\s+)*?of\s+", "", phrase)
         if thing := stems(phrase):
-            return _Measured(thing, THING_SHARE, phrase, words=phrase)
+            return _Measured(thing, THING_SHARE, phrase)
     if d := _DURATION_OF.search(asking):
-        return _Measured(list(dict.fromkeys(stems(d["act"]))), DURATION_SHARE, "", act=True,
-                         words=" ".join(d["act"].split()).rstrip(" ?.!,;"))
+        return _Measured(list(dict.fromkeys(stems(d["act"]))), DURATION_SHARE,
+                         " ".join(d["act"].split()).rstrip(" ?.!,;"), act=True)
     return _Measured([], THING_SHARE, "")
 
 
@@ -422,14 +421,13 @@ def _done(question: str) -> str | None:
     return m["verb"].lower() if m and m["verb"].lower() not in _LIGHT else None
 
 
-def _verb_spoken(verb: str, used: set[str], question: str) -> bool:
+def _verb_spoken(verb: str, used: set[str], lay: Sequence[tuple[set[str], list[str]]]) -> bool:
     """Whether an admitted unit speaks of `verb`, of a verb of its family, or of the acts' term for the question's
-    words that hold it."""
+    words that hold it (`lay`: the stems of such words, and of the acts' term)."""
     v = stem(verb)
     if _spoken(v, used) or any(v in f and any(_spoken(w, used) for w in f) for f in _VERB_FAMILIES):
         return True
-    return any(v in content_terms(words) and all(_spoken(t, used) for t in content_terms(legal))
-               for words, legal in said_as(question))
+    return any(v in words and all(_spoken(t, used) for t in legal) for words, legal in lay)
 
 
 # "Which icons has the Commission laid down ...?", "Has Germany decided to allow ...?": what a body has decided, in
@@ -556,9 +554,9 @@ def _about_the_world(question: str, acts_named: bool) -> tuple[str, str] | None:
 # itself listed, decided or published (GDPR Article 35(4) has each authority publish its list); the acts say that it
 # does so, not what it wrote
 _NATIONAL_BODY = re.compile(rf"\b(?i:what|which)\b[^?]{{0,80}}?\b(?P<doc>(?i:the\s+)?{_NATIONAL}\s+"
-                            r"(?:[\w-]+\s+){0,4}?(?i:authority|authorities|regulator|watchdog|government|ministry|parliament|court|DPA)"
-                            r"['’]s\s+(?:[\w-]+\s+){0,2}?(?i:list|lists|guidelines|guidance|decisions?|rules|opinions?|"
-                            r"template|register|FAQs?|policy|practice)\b)")
+                            r"(?:[\w-]+\s+){0,4}?(?i:authority|authorities|regulator|watchdog|government|ministry|"
+                            r"parliament|court|DPA)['’]s\s+(?:[\w-]+\s+){0,2}?(?i:list|lists|guidelines|guidance|"
+                            r"decisions?|rules|opinions?|template|register|FAQs?|policy|practice)\b)")
 
 
 def _national_law(question: str) -> str | None:
@@ -748,12 +746,18 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
                        sum(_spoken(t, set(content_terms(s))) for t in lasting) >= THING_SHARE * len(lasting) - 1e-9
                        for s in sentences):
         return Answerability(True, detail={**detail, "lasting": lasting})
-    measured, share, thing, act_in_time, words = _measured(question, known_names)
+    measured, share, quoted, act_in_time = _measured(question, known_names)
+    thing = "" if act_in_time else quoted
+    # an act done in a time, "hold on to the event records it produces", is about a sentence on "the logs": the
+    # acts' term speaks the asker's words. A thing counted is not: "how many staff" is not asked of a sentence on
+    # "human resources" that states a period (dev an07)
+    lay = [(set(content_terms(words)), content_terms(legal)) for words, legal in said_as(question)] \
+        if act_in_time else []
     # the verb of an act done in a time that no admitted unit speaks of, nor of a verb of its family, nor in the
     # acts' term for the asker's words: nothing admitted states a time for it ("countersign the declaration")
-    if act_in_time and (verb := _done(question)) and not _verb_spoken(verb, used, question):
+    if act_in_time and (verb := _done(question)) and not _verb_spoken(verb, used, lay):
         return Answerability(False, VALUE_NOT_STATED, f"no admitted provision speaks of \u201c{verb}\u201d, so none "
-                                                      f"states {_kind_phrase(wanted)} for \u201c{words}\u201d",
+                                                      f"states {_kind_phrase(wanted)} for \u201c{quoted}\u201d",
                              {**detail, "verb": verb})
     # the thing a value question counts or prices ("how many years of professional experience"), spoken by no
     # admitted unit, not even in the acts' word for it: nothing admitted states a value of it (an act done in a
@@ -764,11 +768,6 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
         return Answerability(False, VALUE_NOT_STATED, f"no admitted provision speaks of “{thing}”, "
                                                       f"so none states {_kind_phrase(wanted)} for it",
                              {**detail, "measured": measured})
-    # an act done in a time, "hold on to the event records it produces", is about a sentence on "the logs": the
-    # acts' term speaks the asker's words. A thing counted is not: "how many staff" is not asked of a sentence on
-    # "human resources" that states a period (dev an07)
-    lay = [(set(content_terms(words)), content_terms(legal)) for words, legal in said_as(question)] \
-        if act_in_time else []
     used |= {t for words, legal in lay if all(_spoken(t, used) for t in legal) for t in words}
     measured = [t for t in measured if _spoken(t, used)]
     owner = [t for t in _owner(question, known_names) if _spoken(t, used)]
@@ -786,9 +785,9 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
             return sum(_spoken(t, terms) for t in measured) >= share * len(measured) - 1e-9
         detail["measured"] = measured
         if not any(_kinds(s, payment) & wanted and about(s) for s in sentences):
-            asked = f"for \u201c{words}\u201d" if act_in_time else f"of \u201c{words or ' '.join(measured)}\u201d"
             return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {_kind_phrase(wanted)} "
-                                                          f"{asked}", detail)
+                                                          f"{'for' if act_in_time else 'of'} \u201c{quoted}\u201d",
+                                 detail)
     if subject and best < MIN_SUBJECT:
         return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {_kind_phrase(wanted)} for what "
                                                       f"the question asks about (\u201c{subject_text}\u201d)", detail)
