@@ -42,6 +42,13 @@ EPILOG = ("Exit codes: 0 answered or done, 1 error, 2 usage error, 3 refused (th
 app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, epilog=EPILOG,
                   context_settings={"help_option_names": ["-h", "--help"]},
                   help="Answers about EU law with checkable evidence.")
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null: the reader of a pipe has gone, and Python's own flush at exit would fail again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 # Piped output is never wrapped: a reference or a link stays whole on its line.
 out = Console(soft_wrap=not sys.stdout.isatty(), width=None if sys.stdout.isatty() else 100_000, highlight=False)
 err = Console(stderr=True, soft_wrap=True, highlight=False)
@@ -150,6 +157,7 @@ def main(args: list[str] | None = None) -> None:
     _state["settings"] = None
     try:
         rv = command().main(args=args, prog_name="lexcite", standalone_mode=False)
+        sys.stdout.flush()  # here, where a reader gone from the pipe is caught below, not in Python's exit
     except UsageError as e:  # a value typed that cannot be used: a usage mistake, like an unknown option
         if _state["debug"]:
             raise
@@ -181,5 +189,13 @@ def main(args: list[str] | None = None) -> None:
         print("aborted", file=sys.stderr)
         sys.exit(130)
     except BrokenPipeError:
+        _silence_stdout()
         sys.exit(EXIT_OK)
+    except SystemExit as e:
+        # typer and rich exit 1 when the reader of a pipe has gone (`lexcite show ... | head`); it took what it
+        # wanted, as with a print, so that is no error
+        if isinstance(e.__context__, BrokenPipeError):
+            _silence_stdout()
+            sys.exit(EXIT_OK)
+        raise
     sys.exit(rv if isinstance(rv, int) else EXIT_OK)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -135,3 +138,17 @@ def test_amendments_of_an_act_nobody_amended_says_so_and_exits_0(cli, home):
         assert r.code == 2 and "ACT: unknown act" in r.err
     r = cli("consolidation-check", "Data Act")
     assert r.code == 2 and "ACT: unknown act 'Data Act'" in r.err
+
+
+@pytest.mark.parametrize("fmt", [(), ("--json",)])
+def test_a_reader_that_stops_reading_is_no_error(home, fmt):
+    """`lexcite show ... | head -1`: the pipe's reader has gone before the output is written; exit 0, nothing on
+    stderr (rich's console exited 1, and Python's flush at exit printed an error)."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        p = subprocess.run([sys.executable, "-m", "lexcite", "show", "Art. 17 GDPR", *fmt], stdout=w,
+                           stderr=subprocess.PIPE, env={**os.environ, "LEXCITE_HOME": str(home)}, timeout=120)
+    finally:
+        os.close(w)
+    assert (p.returncode, p.stderr.decode()) == (0, "")
