@@ -22,7 +22,7 @@ from lexcite.cli._options import (
     SupersededOpt,
     perimeter_from_options,
 )
-from lexcite.errors import ConfigError
+from lexcite.errors import ConfigError, UsageError
 from lexcite.printable import printable
 
 if TYPE_CHECKING:
@@ -47,6 +47,7 @@ def index(
 
     Example: lexcite ingest ../shared/corpus/raw/32024R1689.oj.xhtml && lexcite index
     """
+    _check_choices(embedder, reranker, second)
     if golden is not None and not golden.is_file():
         # Before anything is touched: a failed option never costs a working index its thresholds.
         raise ConfigError(f"--golden {golden}: no such file; nothing was changed")
@@ -58,6 +59,29 @@ def index(
                           "calibration": calibration.to_dict() if calibration else None}, ensure_ascii=False))
         return
     print_index_report(report, calibration, notes, out)
+
+
+def _check_choices(embedder: str | None, reranker: str | None, second: str | None) -> None:
+    """A value none of these options offers is a usage mistake (exit 2), said before anything is touched.
+
+    Raises:
+        UsageError: the option and what it offers.
+    """
+    from lexcite.index.embed import EMBEDDER_CHOICES, known_embedder
+    from lexcite.index.rerank import parse_spec
+    from lexcite.index.second import SECOND_CHOICES
+
+    if embedder is not None and not known_embedder(embedder):
+        raise UsageError(f"--embedder: unknown embedder {embedder!r}; {EMBEDDER_CHOICES}")
+    if reranker is not None:
+        try:
+            kind, name = parse_spec(reranker)
+        except ConfigError as e:
+            raise UsageError(f"--reranker: {e}") from None
+        if kind == "embedder" and not known_embedder(name):
+            raise UsageError(f"--reranker: unknown embedder {name!r}; {EMBEDDER_CHOICES}")
+    if second is not None and second not in SECOND_CHOICES:
+        raise UsageError(f"--second: {second!r} is not one of: {', '.join(SECOND_CHOICES)}")
 
 
 def index_and_calibrate(bar: Any, *, rebuild: bool = False, embedder: str | None = None,

@@ -27,7 +27,7 @@ import numpy as np
 
 from lexcite.errors import ConfigError
 
-__all__ = ["Embedder", "get_embedder", "EMBEDDERS", "DEFAULT_EMBEDDER"]
+__all__ = ["Embedder", "get_embedder", "known_embedder", "EMBEDDERS", "EMBEDDER_CHOICES", "DEFAULT_EMBEDDER"]
 
 DEFAULT_EMBEDDER = "e5"  # best dense retriever on the dev split (bench/RESULTS.md, "Retrieval")
 _THREADS = max(1, min(4, os.cpu_count() or 1))
@@ -186,8 +186,14 @@ class _E5(_LastQuery):
 
 
 EMBEDDERS = {"minilm": _MiniLM, "use": _USE, "e5": _E5, "mpnet": _MPNet}
+EMBEDDER_CHOICES = f"choose from {', '.join(EMBEDDERS)} or st:<model name or path>"
 _loaded: dict[str, Embedder] = {}
 _lock = threading.Lock()
+
+
+def known_embedder(name: str) -> bool:
+    """Whether `name` names an embedder lexcite can load: one of EMBEDDERS, or st:<model name or path>."""
+    return name in EMBEDDERS or (name.startswith("st:") and len(name) > 3)
 
 
 def get_embedder(name: str | None = None) -> Embedder:
@@ -200,12 +206,7 @@ def get_embedder(name: str | None = None) -> Embedder:
     os.environ["HF_HUB_OFFLINE"] = "1"
     with _lock:
         if name not in _loaded:
-            if name.startswith("st:") and len(name) > 3:
-                _loaded[name] = _SentenceTransformer(name, name[3:])
-            elif name in EMBEDDERS:
-                _loaded[name] = EMBEDDERS[name]()
-            else:
-                raise ConfigError(
-                    f"unknown embedder {name!r}; choose from {', '.join(EMBEDDERS)} or st:<model name or path>"
-                )
+            if not known_embedder(name):
+                raise ConfigError(f"unknown embedder {name!r}; {EMBEDDER_CHOICES}")
+            _loaded[name] = _SentenceTransformer(name, name[3:]) if name.startswith("st:") else EMBEDDERS[name]()
         return _loaded[name]

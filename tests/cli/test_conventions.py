@@ -40,6 +40,10 @@ def test_a_usage_mistake_is_one_line_on_stderr_and_exit_2(cli, args, says):
     (["ask", "What is an AI system?", "--format", "pdf"], "--format 'pdf': choose from"),
     (["search", "What is an AI system?", "--language", "xx"], "--language 'xx': give an official EU language"),
     (["eval", "--split", "train"], "--split 'train': choose dev or test"),
+    (["index", "--embedder", "bert"], "--embedder: unknown embedder 'bert'; choose from minilm"),
+    (["index", "--reranker", "cross"], "--reranker: reranker 'cross' is not one of"),
+    (["index", "--reranker", "embedder:bert"], "--reranker: unknown embedder 'bert'"),
+    (["index", "--second", "e5"], "--second: 'e5' is not one of: mpnet, none"),
 ])
 def test_a_value_that_cannot_be_used_is_a_usage_mistake_exit_2(cli, args, says, tmp_path, monkeypatch):
     monkeypatch.setenv("LEXCITE_HOME", str(tmp_path / "home"))

@@ -105,7 +105,7 @@ def test_index_embeds_the_second_reading_and_search_reads_it_or_not(lexcite_home
     before = (lexcite_home / "index" / "manifest.json").read_text()
     r = runner.invoke(app, ["index", "--second", "st:something"])
     assert isinstance(r.exception, ConfigError)
-    assert "--second 'st:something' is not one of: mpnet, none" in str(r.exception)
+    assert "--second: 'st:something' is not one of: mpnet, none" in str(r.exception)
     assert (lexcite_home / "index" / "manifest.json").read_text() == before  # named before anything is touched
 
 
