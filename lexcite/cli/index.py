@@ -62,26 +62,17 @@ def index(
 
 
 def _check_choices(embedder: str | None, reranker: str | None, second: str | None) -> None:
-    """A value none of these options offers is a usage mistake (exit 2), said before anything is touched.
+    """A model name none of these options offers is a usage mistake (exit 2), said before anything is touched.
 
     Raises:
         UsageError: the option and what it offers.
     """
-    from lexcite.index.embed import EMBEDDER_CHOICES, known_embedder
-    from lexcite.index.rerank import parse_spec
-    from lexcite.index.second import SECOND_CHOICES
+    from lexcite.index.build import check_choices
 
-    if embedder is not None and not known_embedder(embedder):
-        raise UsageError(f"--embedder: unknown embedder {embedder!r}; {EMBEDDER_CHOICES}")
-    if reranker is not None:
-        try:
-            kind, name = parse_spec(reranker)
-        except ConfigError as e:
-            raise UsageError(f"--reranker: {e}") from None
-        if kind == "embedder" and not known_embedder(name):
-            raise UsageError(f"--reranker: unknown embedder {name!r}; {EMBEDDER_CHOICES}")
-    if second is not None and second not in SECOND_CHOICES:
-        raise UsageError(f"--second: {second!r} is not one of: {', '.join(SECOND_CHOICES)}")
+    try:
+        check_choices(embedder, reranker, second)
+    except ConfigError as e:
+        raise UsageError(str(e)) from None
 
 
 def index_and_calibrate(bar: Any, *, rebuild: bool = False, embedder: str | None = None,

@@ -30,14 +30,15 @@ from lexcite.errors import ConfigError, IndexMismatch
 from lexcite.index.bm25 import BM25_PARAMS, TOKENIZER, BM25Index, fingerprint
 from lexcite.index.chunks import DEFAULT_GRANULARITY, Passage, chunk_id, chunk_texts, passages
 from lexcite.index.dense import DenseStore, backend_name, metadata, open_client, same_backend
-from lexcite.index.embed import DEFAULT_EMBEDDER, Embedder, get_embedder
+from lexcite.index.embed import DEFAULT_EMBEDDER, EMBEDDER_CHOICES, Embedder, get_embedder, known_embedder
 from lexcite.index.interrupted import build_lock, drop_leftovers, mark_building, meta_hash, observed
 from lexcite.index.manifest import FIX, MANIFEST_FORMAT, load_manifest, save_manifest
 from lexcite.index.named import save_terms, terms_path
 from lexcite.index.rerank import load_reranker, parse_spec
 from lexcite.index.second import DEFAULT_SECOND, SECOND_CHOICES
 
-__all__ = ["build", "BuildReport", "DEFAULT_RERANKER", "collection_name", "bm25_path", "check_store"]
+__all__ = ["build", "BuildReport", "DEFAULT_RERANKER", "check_choices", "collection_name", "bm25_path",
+           "check_store"]
 
 DEFAULT_RERANKER = "embedder:e5"  # = the default embedder: its dense vectors are reused
 _EMBED_BATCH = 64
@@ -133,6 +134,27 @@ def _sync(store: DenseStore, embedder: Embedder, items: Sequence[Passage], old: 
     return new, stats
 
 
+def check_choices(embedder: str | None, reranker: str | None, second: str | None) -> None:
+    """The names given for the index's models are ones it offers (None: not given). The CLI calls this first, so a
+    name none of them offers is a usage mistake said before anything is touched; the build calls it too.
+
+    Raises:
+        ConfigError: the option and what it offers.
+    """
+    if embedder is not None and not known_embedder(embedder):
+        raise ConfigError(f"--embedder: unknown embedder {embedder!r}; {EMBEDDER_CHOICES}")
+    if reranker is not None:
+        try:
+            kind, name = parse_spec(reranker)
+        except ConfigError as e:
+            raise ConfigError(f"--reranker: {e}") from None
+        if kind == "embedder" and not known_embedder(name):
+            raise ConfigError(f"--reranker: unknown embedder {name!r}; {EMBEDDER_CHOICES}")
+    # a threshold's stages name the second reading's stage, not its model: one model
+    if second is not None and second not in SECOND_CHOICES:
+        raise ConfigError(f"--second: {second!r} is not one of: {', '.join(SECOND_CHOICES)}")
+
+
 def build(
     catalog: Catalog | None = None,
     *,
@@ -189,14 +211,13 @@ def _build(catalog: Catalog, home: Path, url: str | None, rebuild: bool, embedde
     rr_spec = reranker or (previous or {}).get("reranker") or DEFAULT_RERANKER
     gran = granularity or (previous or {}).get("granularity") or DEFAULT_GRANULARITY
     second_name = second or (previous or {}).get("second") or DEFAULT_SECOND
+    check_choices(emb_name, rr_spec, second_name)  # before any model loads or the index is touched
     kind, rr_arg = parse_spec(rr_spec)
     emb = get_embedder(emb_name)
     reuse = kind == "embedder" and rr_arg == emb_name  # the dense vectors serve the reranker as they are
     rr_emb = get_embedder(rr_arg) if kind == "embedder" and not reuse else None
     if kind == "cross-encoder":
         load_reranker(rr_spec)  # a model that cannot load fails here, before the index is touched
-    if second_name not in SECOND_CHOICES:  # a threshold's stages name the stage, not its model: one model
-        raise ConfigError(f"--second {second_name!r} is not one of: {', '.join(SECOND_CHOICES)}")
     if second_name != "none":
         get_embedder(second_name)  # likewise
     if not catalog.versions():  # after the options are checked: a bad option is named first
