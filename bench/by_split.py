@@ -1,11 +1,12 @@
 """The figures of one `lexcite eval --report DIR` run, per split (dev / test), from DIR/questions.jsonl.
 
-    .venv/bin/python bench/by_split.py DIR [--only PREFIX]
+    .venv/bin/python bench/by_split.py DIR [--only PREFIX[,PREFIX...]]
 
 `lexcite eval --json` summarises all questions together; the issues' targets are stated on the test
 split and tuning is done on dev, so this prints both from the same run. `--only cx` keeps the questions
-whose id starts with the prefix (the twelve-act `cx` questions). Answerable means a non-abstain question
-with expected units; abstention precision is over refused answers, recall over abstain questions.
+whose id starts with the prefix (the twelve-act `cx` questions); `--only el,em,en` those that start with any of
+them (batches written blind). Answerable means a non-abstain question with expected units; abstention precision is
+over refused answers, recall over abstain questions.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def _p95(xs: list[float]) -> float | None:
 
 
 def figures(rows: list[dict], split: str, only: str = "") -> dict[str, float | int | None]:
-    rs = [r for r in rows if r["split"] == split and r["id"].startswith(only)]
+    rs = [r for r in rows if r["split"] == split and r["id"].startswith(tuple(only.split(",")))]
     answerable = [r for r in rs if r["behavior"] != "abstain" and r["expected"]]
     full = [r["stages"]["full"] for r in answerable]
     answers = [r["answer"] for r in rs]
@@ -56,7 +57,8 @@ def figures(rows: list[dict], split: str, only: str = "") -> dict[str, float | i
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("report", type=Path, help="the --report folder of a `lexcite eval` run")
-    ap.add_argument("--only", default="", help="only questions whose id starts with this")
+    ap.add_argument("--only", default="", help="only questions whose id starts with this (or with one of these, "
+                                               "comma-separated)")
     args = ap.parse_args()
     path = args.report / "questions.jsonl"
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
