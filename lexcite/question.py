@@ -16,7 +16,8 @@ import snowballstemmer
 from lexcite._words import ENGLISH_STOPWORDS
 
 __all__ = ["Cues", "cues", "content_terms", "stem", "STOPWORDS", "in_english", "value_secondary",
-           "asks_for_value", "asks_entry_into_force", "question_parts", "singular", "asks_if_act_applies"]
+           "asks_for_value", "value_query", "asks_entry_into_force", "question_parts", "singular",
+           "asks_if_act_applies"]
 
 # The question reader also drops modal verbs and the words every question about an act contains.
 # "involving", "concerning", "regarding", "relating": words that join a thing to another, as "of" does; rare in the
@@ -266,9 +267,28 @@ _ASKS_VALUE = re.compile(
     r"remuneration|headcount|turnover|duration)\b)", re.I)
 
 
+# A query typed as a noun phrase, the way people type into a search box: "Court fees to sue a company in Spain?",
+# "Minimum number of years a DPO must serve?", "Deadline for reporting a breach?". It asks for the value it names;
+# a sentence that opens with an asking or auxiliary word is read by the pattern above.
+_VALUE_NOUNS = (r"(?:number of\s+[\w'’-]+(?:\s+[\w'’-]+)?|date|deadline|period|time limit|amount|fines?|penalty|"
+                r"penalties|ceiling|cap|threshold|percentage|rate|age|sum|fees?|costs?|price|salary|pay|wages?|"
+                r"remuneration|headcount|turnover|duration)")
+_VALUE_QUERY = re.compile(
+    r"(?:^|(?<=[.?!])\s+)(?!(?:how|what|which|who|whom|whose|when|where|why|whether|is|are|am|was|were|does|do|did|"
+    r"can|could|may|might|must|shall|should|will|would|has|have|had|if|and|but|or|so|i|we|you|they|our|my|it)\b)"
+    rf"(?:the\s+)?(?P<phrase>(?:[\w'’-]+\s+){{0,2}}?{_VALUE_NOUNS})\b(?=\s+(?:of|for|to|in|on|under|per|a|an|the|"
+    r"when|if|after|before|that)\b|\s*[?:])(?=[^.!]*\?)", re.I)
+
+
+def value_query(question: str) -> str | None:
+    """The value a noun-phrase query asks for, as written ("Court fees", "Minimum number of years"), else None."""
+    m = _VALUE_QUERY.search(" ".join(question.split()))
+    return m["phrase"] if m else None
+
+
 def asks_for_value(question: str) -> bool:
     """True when some sentence of the question asks for a value rather than only mentioning one."""
-    return bool(_ASKS_VALUE.search(" ".join(question.split())))
+    return bool(_ASKS_VALUE.search(" ".join(question.split()))) or value_query(question) is not None
 
 
 _ENTRY_INTO_FORCE = re.compile(r"\b(?:enter(?:s|ed)? into force|entry into force|in force)\b", re.I)

@@ -14,6 +14,7 @@ from lexcite.question import (
     question_parts,
     singular,
     stem,
+    value_query,
 )
 
 pytestmark = pytest.mark.unit
@@ -239,3 +240,15 @@ def test_an_adverb_before_the_asking_words_still_asks_for_the_value():
     # fresh dev en21: what is paid for work is a value asked for, like a fee or a salary
     assert asks_for_value("What minimum hourly pay does the AI Act set for annotation work?")
     assert not asks_for_value("We are exactly how the Regulation describes a provider. Must we register?")
+
+
+def test_a_query_typed_as_a_noun_phrase_asks_for_the_value_it_names():
+    # fresh dev eq19, eq21: one-line queries name the value they want and ask nothing else
+    assert value_query("Court fees to sue a company over my data in Spain?") == "Court fees"
+    assert value_query("Minimum number of years a voluntarily appointed DPO must stay in the job?") == \
+        "Minimum number of years"
+    assert asks_for_value("Our shop is small. Deadline for reporting a breach?")
+    # a sentence that asks with its own words, or states a value, is not such a query
+    assert value_query("Does the fine apply to us?") is None
+    assert value_query("The fine was EUR 5 million. Can we appeal?") is None
+    assert value_query("Pay-or-consent models: allowed?") is None

@@ -94,7 +94,7 @@ from lexcite.answer.draft import split_sentences
 from lexcite.answer.evidence import own_text, supporting_text
 from lexcite.contract import Evidence
 from lexcite.lay_terms import acts_terms, said_as
-from lexcite.question import asks_for_value, content_terms, cues, in_english, stem, value_secondary
+from lexcite.question import asks_for_value, content_terms, cues, in_english, stem, value_query, value_secondary
 from lexcite.references import find_references, without_references
 from lexcite.values import MONTH_NAMES, counts, kinds_answered, read_values
 
@@ -234,6 +234,12 @@ type types sort sorts part parts step steps option options way ways article arti
 else other others extra additional further more basic main general specific particular certain
 situation situations circumstance circumstances case cases scenario scenarios share proportion portion
 """.split())
+# What a thing counts for in law ("What weight does adherence to a code carry?", "what effect has ...?"): the
+# provision says it in its own words ("may be used as an element"), so the noun asked for names no thing to look for.
+_STANDING = frozenset(stem(w) for w in """
+weight effect effects impact consequence consequences significance relevance bearing importance implication
+implications role status standing position treatment difference
+""".split())
 
 
 def _absent_head(question: str, texts: Sequence[str], known: Iterable[str]) -> str | None:
@@ -245,7 +251,8 @@ def _absent_head(question: str, texts: Sequence[str], known: Iterable[str]) -> s
     known = {k.lower() for k in known}
     if m.group(1).split()[0].lower() in _AUXILIARIES:  # "what is the latest ...": no thing named
         return None
-    head = [t for t in content_terms(m.group(1)) if t not in _GENERIC and t not in _ASKING and t not in known]
+    head = [t for t in content_terms(m.group(1))
+            if t not in _GENERIC and t not in _STANDING and t not in _ASKING and t not in known]
     if not head:
         return None
     # a thing named in several words is spoken by a unit that has them all: "encryption algorithm" is not named by
@@ -306,12 +313,23 @@ _VALUE_NOUN = re.compile(r"\b(?:what|which)(?:'s| is| are| was| were)? (?:the )?
 _NOUN_KINDS = {"age": frozenset({"period", "number"}), "rate": frozenset({"percent", "amount"})}
 
 
+_PRICED = re.compile(r"(?:fees?|salary|salaries|pay|wages?|remuneration|age|price|costs?|charges?|rates?)$", re.I)
+
+
+def _value_noun(asking: str) -> str | None:
+    """What "What is the registration fee ...?" or a query "Court fees to sue ...?" prices: "registration fee"."""
+    if m := _VALUE_NOUN.search(asking):
+        return m.group(1)
+    phrase = value_query(asking)
+    return phrase if phrase and _PRICED.search(phrase) else None
+
+
 def _noun_kinds(question: str) -> frozenset[str]:
     """The kinds of value "What is the registration fee / minimum age ...?" asks for, which no cue names."""
-    m = _VALUE_NOUN.search(_asking_sentence(question))
-    if not m:
+    noun = _value_noun(_asking_sentence(question))
+    if not noun:
         return frozenset()
-    return _NOUN_KINDS.get(m.group(1).split()[-1].lower().removesuffix("s"), frozenset({"amount"}))  # "rates": rate
+    return _NOUN_KINDS.get(noun.split()[-1].lower().removesuffix("s"), frozenset({"amount"}))  # "rates": rate
 
 
 # "How many years do we have to keep our record ...?", "Within how many days must the authority circulate its draft
@@ -319,6 +337,23 @@ def _noun_kinds(question: str) -> frozenset[str]:
 _DURATION_OF = re.compile(r"\b(?:how long|(?:how many|number of) (?:working |business |calendar )?"
                           r"(?:hours|days|weeks|months|years)|within how many \w+)"
                           r"\b[^?]*?\b(?:to|must|shall|should)\s+(?P<act>[^?]+)", re.I)
+
+
+# "Minimum number of years a voluntarily appointed DPO must stay in the job?": who does the act timed, named between
+# the time asked for and the verb
+_ACTOR = re.compile(r"\b(?:how many|number of)\s+(?:working\s+|business\s+|calendar\s+)?(?:hours|days|weeks|months|"
+                    r"years)\s+(?P<actor>(?:[\w'’-]+\s+){0,4}?[\w'’-]+)\s+(?:must|shall|should|has to|have to|"
+                    r"needs? to|is required to|are required to)\s", re.I)
+
+
+def _actor(question: str, known: Iterable[str]) -> tuple[list[str], str]:
+    """The stems of who does what a time question times, and their words as written, when named before its verb
+    (([], "") else)."""
+    m = _ACTOR.search(_asking_sentence(question))
+    if not m or m["actor"].split()[0].lower() in _AUXILIARIES:  # "how many days do we have to": the asker
+        return [], ""
+    known = {k.lower() for k in known}
+    return [t for t in content_terms(m["actor"]) if t not in _GENERIC and t not in known], m["actor"]
 
 
 # "How long does our accreditation last?", "How long is that mandate?": how long a thing itself lasts; a sentence that
@@ -391,8 +426,8 @@ def _measured(question: str, known: Iterable[str]) -> _Measured:
     def stems(phrase: str) -> list[str]:
         return [t for t in content_terms(phrase) if t not in _ASKING and t not in _GENERIC and t not in known]
 
-    if m := _HOW_MANY.search(asking) or _VALUE_NOUN.search(asking):
-        phrase = _UNIT_WORDS.sub("", m.group(1))
+    if found := (m.group(1) if (m := _HOW_MANY.search(asking)) else _value_noun(asking)):
+        phrase = _UNIT_WORDS.sub("", found)
         if " of " in f" {phrase} ":  # "how many hours of training": training
             phrase = re.sub(r"^(?:[\w'’-]+\s+)*?of\s+", "", phrase)
         if thing := stems(phrase):
@@ -444,6 +479,13 @@ _SAID = re.compile(r"\b(?i:has|have|had|did|do|does)\s+(?:the\s+)?(?P<body>(?:Eu
                    r"(?:[\w-]+\s+){0,4}?(?i:guidelines|guidance|template|code\s+of\s+practice|opinion|report|"
                    r"recommendations?|FAQs?)\b[^?]{0,80}?\b(?i:recommend(?:ed)?|say|said|require[sd]?|set\s+out|"
                    r"specif(?:y|ied)|propose[sd]?|conclude[sd]?|state[sd]?|suggest(?:ed)?|list(?:ed)?)\b")
+# "Which of the examples in those Commission guidelines deal with ...?": what a body's own document contains, asked
+# of the document itself; "What must the Commission's guidelines include?" asks what the act requires of it
+_IN_DOCUMENT = re.compile(r"\b(?i:what|which)\b[^?]{0,80}?\b(?i:in|of|from|under)\s+(?i:the|those|these|its|their)\s+"
+                          r"(?:[\w-]+\s+){0,2}?(?P<body>(?:European\s+)?Commission|(?:AI\s+)?Board|AI\s+Office|"
+                          r"European\s+Data\s+Protection\s+Board|EDPB)(?:['’]s)?\s+(?:[\w-]+\s+){0,2}?"
+                          r"(?i:guidelines|guidance|templates?|codes?\s+of\s+practice|opinions?|reports?|"
+                          r"recommendations?|FAQs?)\b")
 _NOT_BODIES = frozenset({"it", "this", "that", "he", "she", "they", "we", "you", "i", "anyone", "someone", "nobody",
                          "everyone"})
 
@@ -454,9 +496,12 @@ _NATIONAL = (r"(?:German|French|Italian|Spanish|Dutch|Belgian|Austrian|Polish|Sw
              r"Greek|Czech|Slovak|Slovenian|Hungarian|Romanian|Bulgarian|Croatian|Estonian|Latvian|Lithuanian|"
              r"Luxembourgish|Maltese|Cypriot)")
 _LAW = r"(?i:law|laws|rules|legislation|statutes?)"  # "German law", "the Danish rules"
-_NATIONAL_LAW = re.compile(rf"\b(?i:what|which)\b[^?]{{0,80}}?(?:\b(?i:does|do|did)\s+(?:the\s+)?"
+_NATIONAL_LAW = re.compile(rf"\b(?i:what|which)\b[^?]{{0,80}}?(?:\b(?i:does|do|did|has|have)\s+(?:the\s+)?"
                            rf"(?P<law>{_NATIONAL}\s+(?:national\s+)?{_LAW})\b|\b(?P<law2>{_NATIONAL}\s+(?:national\s+)?"
-                           rf"{_LAW})\s+(?i:says?|requires?|provides?|attach(?:es)?|sets?|lays? down)\b)")
+                           rf"{_LAW})\s+(?i:says?|requires?|provides?|attach(?:es)?|sets?|lays? down)\b)|"
+                           # "under which Irish statute?", "What Danish rules apply ...?": the national law itself
+                           rf"\b(?i:what|which)\s+(?:(?i:specific|particular|exact)\s+)?"
+                           rf"(?P<law3>{_NATIONAL}\s+(?:national\s+)?{_LAW})\b")
 
 
 # "Which countries currently have an adequacy decision?", "Which labs are already notified?": who holds a decision or
@@ -497,6 +542,14 @@ _NORMATIVE = re.compile(r"\b(?:must|shall|should|ought|may|might|can|could|need|
 _MAKING = re.compile(r"\b(?:unanimous(?:ly)?|rapporteurs?|trilogues?|lobby(?:ing|ists?)?|(?:voted|votes?|voting)\s+"
                      r"(?:for|against|in favour of)\b)", re.I)
 
+# "According to recent surveys, what share of employers have done a DPIA?", "How many companies have ...?" said of a
+# population: what is the case in the world, measured by surveys and statistics; the acts set rules
+_SURVEYED = re.compile(r"\b(?:according to|based on|judging by)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:surveys?|statistics|"
+                       r"studies|polls?|figures|estimates|research)\b|\b(?:what|which)\s+(?:share|percentage|proportion|"
+                       r"fraction|number)\s+of\s+(?:[\w-]+\s+){0,3}?(?:companies|firms|businesses|employers|providers|"
+                       r"deployers|controllers|processors|organi[sz]ations|people|citizens|users|consumers|SMEs|"
+                       r"start-?ups)\b", re.I)
+
 # "Which insurance company has to cover ...?", "Which software does the AI Office use ...?", "which judge will hear our
 # case?": one particular company, product or person. The acts name public bodies and roles, never a particular
 # company, insurer, judge or piece of software; "Which companies may ...?" asks for a class, and "Which company counts
@@ -517,8 +570,8 @@ _HOLDERS = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?:companies|firms
 
 def _about_the_world(question: str, acts_named: bool) -> tuple[str, str] | None:
     """What makes a question one of facts rather than of the rules (`_NOW_HELD`, `_NOW_OFFICE`, `_EVENT`,
-    `_AT_A_TIME`, `_MAKING`, `_HOLDERS`, `_PARTICULAR`): the words of the question that say so and the refusal's
-    reason, or None. `acts_named`: the question names an act, whose passage `_MAKING` may ask about."""
+    `_AT_A_TIME`, `_SURVEYED`, `_MAKING`, `_HOLDERS`, `_PARTICULAR`): the words of the question that say so and
+    the refusal's reason, or None. `acts_named`: the question names an act, whose passage `_MAKING` may ask about."""
     asking = _asking_sentence(question)
     if held := _NOW_HELD.search(asking):
         return held["who"], f"the question asks which {held['who'].lower()} have or are something now: the acts set " \
@@ -534,6 +587,11 @@ def _about_the_world(question: str, acts_named: bool) -> tuple[str, str] | None:
         why = "the question asks what is the case or has happened at a time: the acts set the rules and do not " \
               "record what happened under them"
         return at.group(0), f"{why} (\u201c{at.group(0)}\u201d)"
+    surveyed = _SURVEYED.search(asking)
+    if surveyed and not _NORMATIVE.search(asking):
+        why = "the question asks what surveys or statistics show of a population: the acts set the rules and do " \
+              "not record how they are followed"
+        return surveyed.group(0), f"{why} (\u201c{surveyed.group(0)}\u201d)"
     made = _MAKING.search(asking)
     if made and acts_named:
         why = "the question asks how an act was made: an act states its rules, not how it was negotiated or voted"
@@ -564,7 +622,7 @@ def _national_law(question: str) -> str | None:
     authority's list") whose content a what/which question asks for, if any."""
     asking = _asking_sentence(question)
     if m := _NATIONAL_LAW.search(asking):
-        return " ".join((m["law"] or m["law2"]).split())
+        return " ".join((m["law"] or m["law2"] or m["law3"]).split())
     m = _NATIONAL_BODY.search(asking)
     return " ".join(m["doc"].split()) if m else None
 
@@ -609,7 +667,8 @@ def _decided_elsewhere(question: str, titles: Mapping[str, str], evidence: Seque
     """The body whose decision the question asks about, when no admitted unit comes from an act of it; an act's
     name ("Which deadline has the Omnibus set?") is no body."""
     asking = _asking_sentence(question)
-    m = _DECIDED.search(asking) or _SAID.search(asking)
+    m = _DECIDED.search(asking) or _SAID.search(asking) or \
+        (None if _NORMATIVE.search(asking) else _IN_DOCUMENT.search(asking))
     if not m or m["body"].lower() in _NOT_BODIES or m["body"].lower() in {k.lower() for k in known}:
         return None
     body = " ".join(m["body"].split())
@@ -788,6 +847,21 @@ def check(question: str, evidence: Sequence[Evidence], known_names: Iterable[str
             return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {_kind_phrase(wanted)} "
                                                           f"{'for' if act_in_time else 'of'} \u201c{quoted}\u201d",
                                  detail)
+    elif act_in_time and (actor := _actor(question, known_names))[0]:
+        # the act is said in the asker's words, which no admitted unit speaks; who does it is named, and a time stated
+        # for someone else does not answer ("Minimum number of years a voluntarily appointed DPO must stay in the
+        # job?" is not answered by the term of office of the Board's Chair)
+        stems, words = actor
+        legal = [content_terms(term) for term in acts_terms(words)]
+
+        def names_actor(s: str) -> bool:
+            terms = set(content_terms(s))
+            return sum(_spoken(t, terms) for t in stems) >= THING_SHARE * len(stems) - 1e-9 or \
+                any(said and all(_spoken(t, terms) for t in said) for said in legal)
+        detail["actor"] = stems
+        if not any(_kinds(s, payment) & wanted and names_actor(s) for s in sentences):
+            return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {_kind_phrase(wanted)} "
+                                                          f"for \u201c{words}\u201d", detail)
     if subject and best < MIN_SUBJECT:
         return Answerability(False, VALUE_NOT_STATED, f"no admitted provision states {_kind_phrase(wanted)} for what "
                                                       f"the question asks about (\u201c{subject_text}\u201d)", detail)

@@ -218,6 +218,11 @@ _LIST = re.compile(rf"\b(?:which|what)\s+(?:\w+\s+){{0,3}}(?:{_LISTED_THINGS}|li
 _LISTED = re.compile(rf"\b(?:which|what)\s+(?:\w+\s+){{0,2}}?({_LISTED_THINGS}|"
                      r"documents|criteria|safeguards|principles|grounds|exceptions)\b", re.I)
 NAMED_LIST_CHARS = 1200  # the length a named list may add to the answer
+# "Give me the full list", "Please list every measure", "all of them": the user wants every point of the list, which
+# is quoted whole when it fits in `NAMED_LIST_CHARS` more and the sentences the verifier allows
+_COMPLETE = re.compile(r"\b(?:full|complete|whole|entire|exhaustive)\s+list\b|"
+                       r"\blist\s+(?:them\s+)?(?:all|every|each)\b|\ball\s+of\s+them\b|\b(?:every|each)\s+(?:single\s+)?(?:one|item|measure|point|category|"
+                       r"element|condition|requirement|ground|subject|obligation)\b", re.I)
 # The date in an act's citation ("Regulation (EU) 2019/2144 of the European Parliament and of the Council of
 # 27 November 2019", "(OJ L 170, 30.6.2009, p. 1)") is when that act was adopted or published, no date it sets.
 _CITATION = re.compile(r"\b(?:Council|Commission|Parliament)\s+of\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4}|\(OJ [^)]{1,60}\)")
@@ -274,6 +279,7 @@ class Shape:
     # data processing?" asks about principles, and the definition of 'processing' does not answer it
     asked: frozenset[str] = frozenset()
     listed: frozenset[str] = frozenset()  # the stems of what a list question asks for ("what information": inform)
+    complete: bool = False  # it asks for every item ("Give me the full list", "list every measure")
 
 
 _STATED_KINDS = frozenset({"date", "month", "period", "amount", "percent"})
@@ -300,7 +306,8 @@ def shape_of(question: str) -> Shape:
                  recipient=bool(_RECIPIENT_Q.search(asking)),
                  stated=frozenset(v.kind for v in read_values(q) if v.kind in _STATED_KINDS),
                  application=asks_when(q), asked=_asked_thing(asking),
-                 listed=frozenset(t for m in _LISTED.finditer(asking) for t in content_terms(m[1])))
+                 listed=frozenset(t for m in _LISTED.finditer(asking) for t in content_terms(m[1])),
+                 complete=bool(_COMPLETE.search(q)))
 
 
 # "Who has to do a fundamental rights impact assessment?": a verb that only says something is done names no duty;
@@ -865,7 +872,8 @@ class ExtractiveGenerator:
         by_sid: dict[str, list[_Candidate]] = {}
         for cand in candidates:
             by_sid.setdefault(cand.sid, []).append(cand)
-        listed = self._list(candidates, by_sid, q_terms, best_score, best) if shape.listing else None
+        listed = self._list(candidates, by_sid, q_terms, best_score, best, complete=shape.complete) \
+            if shape.listing else None
         if listed:  # the list's unit: its opening words' own, or its first point's parent
             first = listed[0].unit
             params["list"] = first.rsplit(".", 1)[0] if first.rpartition(".")[2].startswith("pnt_") else first
@@ -1031,10 +1039,12 @@ class ExtractiveGenerator:
         return chosen
 
     def _list(self, candidates: list[_Candidate], by_sid: dict[str, list[_Candidate]], q_terms: dict[str, float],
-              best_score: float, best: _Candidate, named: frozenset[str] = frozenset()) -> list[_Candidate] | None:
+              best_score: float, best: _Candidate, named: frozenset[str] = frozenset(),
+              complete: bool = False) -> list[_Candidate] | None:
         """For a list question: the points of one list that the evidence holds (siblings under one parent, the
         parent's own words first when given), when together they answer better than the best single sentence;
-        given `named`, the best of the lists whose opening words name what the question asks for."""
+        given `named`, the best of the lists whose opening words name what the question asks for; `complete`: the
+        question asks for every point, so the best sentence's list may be longer (`_COMPLETE`)."""
         total = sum(q_terms.values()) or 1.0
         groups: dict[str, list[str]] = {}
         heads: dict[str, str] = {}
@@ -1052,8 +1062,9 @@ class ExtractiveGenerator:
         whole = [x for sid in points for x in by_sid[sid]]
         if named:
             best_value = float("-inf")
-        elif len(points) >= 2 and not best.instruction and len(whole) < MAX_QUOTED and \
-                sum(len(x.text) for x in whole) <= self.max_chars:
+        elif len(points) >= 2 and not best.instruction and \
+                len(whole) < (MAX_SENTENCES if complete else MAX_QUOTED) and \
+                sum(len(x.text) for x in whole) <= self.max_chars + (NAMED_LIST_CHARS if complete else 0):
             best_value = float("-inf")
             groups = {own_list: points}
         for parent, sids in groups.items():

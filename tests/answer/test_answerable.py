@@ -607,3 +607,71 @@ def test_how_long_a_thing_lasts_is_answered_by_the_period_stated_for_that_thing(
     other = _unit("art_43.par_5", "The certification body shall inform the supervisory authority within one month "
                                   "of granting or withdrawing a certification.")
     assert check("How long does our accreditation last?", (other,), ACTS).rule == VALUE_NOT_STATED
+
+
+def test_a_value_asked_as_a_noun_phrase_is_a_value_question():
+    # dev eq21, eq19: one-line queries ask for a value without "how much" or "what is"
+    fee = _unit("art_15.par_3", "For any further copies requested by the data subject, the controller may charge a "
+                                "reasonable fee based on administrative costs.")
+    assert not check("Court fees to sue a company over my data in Spain?", (fee,), ACTS).answerable
+    fines = _unit("art_83.par_5", "Infringements of the basic principles for processing shall be subject to "
+                                  "administrative fines up to 20 000 000 EUR.")
+    assert check("Maximum fine for breaking the basic principles of processing?", (fines,), ACTS).answerable
+
+
+def test_a_time_stated_for_someone_else_than_who_must_act_is_refused():
+    # dev eq19: the act ("stay in the job") is said in the asker's words, so who does it must be named
+    chair = _unit("art_69.par_1", "The term of office of the Chair and of the deputy chairs shall be five years and "
+                                  "be renewable once.")
+    tasks = _unit("art_39.par_1", "The data protection officer shall inform and advise the controller.")
+    v = check("Minimum number of years a voluntarily appointed DPO must stay in the job?", (chair, tasks), ACTS)
+    assert not v.answerable and v.rule == VALUE_NOT_STATED and "a voluntarily appointed DPO" in v.reason
+    officer = _unit("art_37.par_8", "The data protection officer shall be appointed for at least two years.")
+    assert check("Minimum number of years a voluntarily appointed DPO must stay in the job?", (officer,),
+                 ACTS).answerable
+
+
+def test_what_a_thing_counts_for_in_law_names_no_thing_to_look_for():
+    # dev er23: "weight" is in no admitted unit; the provision says adherence "may be used as an element"
+    codes = _unit("art_28.par_5", "Adherence of a processor to an approved code of conduct as referred to in Article "
+                                  "40 may be used as an element by which to demonstrate sufficient guarantees.")
+    assert check("Under Article 28, what weight does adherence to an approved code carry when we judge the "
+                 "processor's guarantees?", (codes,), ACTS).answerable
+    assert check("Which programming languages does an approved code of conduct allow?", (codes,),
+                 ACTS).rule == TERM_ABSENT
+
+
+def test_which_national_statute_or_what_national_law_has_adopted_is_not_in_the_acts():
+    research = _unit("art_89.par_2", "Union or Member State law may provide for derogations from the rights referred "
+                                     "to in Articles 15, 16, 18 and 21.")
+    # dev er03, eo21
+    dutch = check("Article 89(2) lets national law carve out exceptions. Which specific derogations from the right of "
+                  "access has Dutch law actually adopted?", (research,), ACTS)
+    assert not dutch.answerable and dutch.rule == DECIDED_ELSEWHERE and "Dutch law" in dutch.reason
+    irish = check("If we go bankrupt, who keeps our documentation, and under which Irish statute?", (research,), ACTS)
+    assert not irish.answerable and "Irish statute" in irish.reason
+    assert check("Can Dutch law provide for derogations from the right of access?", (research,), ACTS).answerable
+
+
+def test_what_a_bodys_guidelines_contain_is_not_in_the_acts_but_what_they_must_contain_is():
+    guidelines = _unit("art_6.par_5", "The Commission shall provide guidelines together with a comprehensive list of "
+                                      "practical examples of use cases of AI systems that are high-risk and not "
+                                      "high-risk.", act="32024R1689")
+    titles = {"32024R1689": "Regulation (EU) 2024/1689 of the European Parliament and of the Council"}
+    # dev er07
+    v = check("The AI Act asked the Commission for guidelines. Which of the examples in those Commission guidelines "
+              "deal with voice assistants built into lifts?", (guidelines,), ACTS, titles=titles)
+    assert not v.answerable and v.rule == DECIDED_ELSEWHERE and "Commission" in v.reason
+    assert check("What must the Commission guidelines on high-risk classification contain?", (guidelines,), ACTS,
+                 titles=titles).answerable
+
+
+def test_what_surveys_show_of_a_population_is_not_in_the_acts():
+    dpia = _unit("art_35.par_1", "Where a type of processing is likely to result in a high risk, the controller shall "
+                                 "carry out an assessment of the impact of the envisaged processing operations.")
+    # dev ep05
+    v = check("According to recent surveys, what share of EU employers screening applicants with AI have carried "
+              "out a DPIA?", (dpia,), ACTS)
+    assert not v.answerable and v.rule == DECIDED_ELSEWHERE and "surveys" in v.reason
+    assert check("According to Article 35, must a controller carry out a DPIA before screening applicants with AI?",
+                 (dpia,), ACTS).answerable

@@ -770,3 +770,15 @@ def test_a_list_whose_opening_words_name_what_is_asked_for_is_quoted_after_the_b
     # asked for something no list's opening words name, the answer is the best sentence alone
     other = ExtractiveGenerator().generate(q.replace("What information goes into it?", "Which rules apply?"), evidence)
     assert [s.sids[0] for s in parse_draft(other.text)] == ["S1"]
+
+
+def test_a_question_asking_for_the_full_list_gets_every_point_of_a_long_list(units):
+    # GDPR Article 40(2) has eleven points (a)-(k), more than a list question is quoted whole for; the user who asks
+    # for "the full list" gets all of them (dev ep07), the user who does not the points that answer
+    names = [f"{GDPR}#art_40.par_2", *(f"{GDPR}#art_40.par_2.pnt_{p}" for p in "eikabcdfghj"), f"{GDPR}#art_40.par_1"]
+    full = "Our trade association wants to draft a GDPR code of conduct. Which subjects may it deal with? Give me " \
+           "the full list."
+    assert shape_of(full).complete and not shape_of(full.removesuffix(" Give me the full list.")).complete
+    _, quoted = answer(units, full, *names)
+    assert [u for _, u in quoted] == ["art_40.par_2", *(f"art_40.par_2.pnt_{p}" for p in "abcdefghijk")]
+    assert len(quoted) <= MAX_SENTENCES
