@@ -509,7 +509,8 @@ _NATIONAL_LAW = re.compile(rf"\b(?i:what|which)\b[^?]{{0,80}}?(?:\b(?i:does|do|d
 _NOW_HELD = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?P<who>countries|companies|firms|organi[sz]ations|"
                        r"bodies|providers|products|systems|states|businesses|labs|models)\b(?:(?!\b(?:has|have) to\b)"
                        r"[^?])*?\b(?:currently|already|so far|to date|at the moment|right now)\s+"
-                       r"(?:have|has|hold|holds|got|received|obtained|were granted|been|are)\b", re.I)
+                       r"(?:have|has|hold|holds|got|received|obtained|were granted|been|are|(?!being\b)[a-z]+ing)\b",
+                       re.I)  # "are already using": what they are doing now
 
 
 # "Who is the current chair of the Board?", "Who heads the AI Office now?": the acts create offices and say how they
@@ -517,8 +518,9 @@ _NOW_HELD = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(?P<who>countries
 _OFFICE = r"(?:chair(?:person|man|woman)?|deputy chairs?|head|president|director|executive director|secretary|leader)"
 _NOW_OFFICE = re.compile(rf"\bwho\s+(?:is|are)\s+(?:the\s+)?(?:[\w-]+['’]s\s+)?(?:current|present|sitting|incumbent)\s+"
                          rf"(?:[\w-]+\s+){{0,3}}?(?P<office>{_OFFICE})\b|"
-                         rf"\bwho\s+(?:currently|now)\s+(?P<verb>chairs|heads|leads|runs)\b|"
-                         rf"\bwho\s+(?P<verb2>chairs|heads|leads|runs)\b[^?]{{0,60}}\b(?:now|currently|at the moment|"
+                         rf"\bwho\s+(?:currently|now)\s+(?P<verb>(?:co-)?(?:chairs|heads|leads|runs))\b|"
+                         rf"\bwho\s+(?P<verb2>(?:co-)?(?:chairs|heads|leads|runs))\b[^?]{{0,60}}\b(?:now|currently|"
+                         rf"at the moment|"
                          rf"right now|today|these days)\b", re.I)
 
 
@@ -557,7 +559,9 @@ _SURVEYED = re.compile(r"\b(?:according to|based on|judging by)\s+(?:the\s+)?(?:
 _PARTICULAR = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?(?P<one>company|firm|vendor|supplier|insurer|"
                          r"insurance company|bank|judge|software|tool|product|brand|app|cloud provider)\s+"
                          r"(?!(?:\w+\s+){0,3}?(?:counts?|qualif|considered|regarded|deemed|treated|acts? as)\b)"
-                         r"(?:is|does|do|has|will|would|runs|uses|hosts|must|should|can|may|gets?)\b", re.I)
+                         r"(?:is|does|do|has|will|would|runs|uses|hosts|must|should|can|may|gets?|built|made|"
+                         r"developed|designed|supplied|sold|created|provided|builds|makes|develops|supplies|sells)\b",
+                         re.I)
 
 # "Which consultancy firms are accredited to audit ...?", "Which cloud providers are approved ...?": which companies
 # hold a status, at any time (`_NOW_HELD` reads a time); the acts say how the status is granted, and whom it was

@@ -675,3 +675,22 @@ def test_what_surveys_show_of_a_population_is_not_in_the_acts():
     assert not v.answerable and v.rule == DECIDED_ELSEWHERE and "surveys" in v.reason
     assert check("According to Article 35, must a controller carry out a DPIA before screening applicants with AI?",
                  (dpia,), ACTS).answerable
+
+
+def test_who_co_chairs_now_what_countries_are_doing_now_and_who_built_a_system_are_facts_of_the_world():
+    # fresh dev es17, et15, et23 (the stop-48 batches' dev halves, run once before these rules were written)
+    forum = _unit("art_67.par_6", "The advisory forum shall elect two co-chairs from among its members.",
+                  act="32024R1689")
+    v = check("Who currently co-chairs the advisory forum, and which organisations do they come from?", (forum,), ACTS)
+    assert not v.answerable and v.rule == DECIDED_ELSEWHERE and "office" in v.reason
+    assert check("How many co-chairs does the advisory forum elect?", (forum,), ACTS).answerable
+    police = _unit("art_5.par_1.pnt_h", "the use of 'real-time' remote biometric identification systems in publicly "
+                                        "accessible spaces for the purposes of law enforcement, unless strictly "
+                                        "necessary for the targeted search for missing persons;", act="32024R1689")
+    v = check("Which EU countries' police are already using live facial recognition to search for missing "
+              "children?", (police,), ACTS)
+    assert not v.answerable and v.rule == DECIDED_ELSEWHERE
+    assert check("Which AI systems are currently banned for police searching for missing persons?", (police,),
+                 ACTS).answerable
+    v = check("Which software company built the AI system our council uses for law enforcement?", (police,), ACTS)
+    assert not v.answerable and "particular company" in v.reason
