@@ -541,6 +541,13 @@ def test_what_a_member_state_s_own_law_provides_is_not_in_the_acts():
     danish = check("Denmark has added its own conditions. What exactly do the Danish rules require before an insurer "
                    "may use a national identification number?", (ids,), ACTS)
     assert not danish.answerable and danish.rule == DECIDED_ELSEWHERE and "Danish rules" in danish.reason
+    # fresh dev er03, eo21: what national law "has adopted", and the national statute itself
+    dutch = check("Article 87 lets national law set conditions. Which specific conditions has Dutch law actually "
+                  "adopted?", (ids,), ACTS)
+    assert not dutch.answerable and dutch.rule == DECIDED_ELSEWHERE and "Dutch law" in dutch.reason
+    irish = check("Who sets conditions for national identification numbers, and under which Irish statute?", (ids,),
+                  ACTS)
+    assert not irish.answerable and "Irish statute" in irish.reason
 
 
 def test_a_time_for_an_act_no_admitted_unit_speaks_of_is_refused():
@@ -641,18 +648,6 @@ def test_what_a_thing_counts_for_in_law_names_no_thing_to_look_for():
                  ACTS).rule == TERM_ABSENT
 
 
-def test_which_national_statute_or_what_national_law_has_adopted_is_not_in_the_acts():
-    research = _unit("art_89.par_2", "Union or Member State law may provide for derogations from the rights referred "
-                                     "to in Articles 15, 16, 18 and 21.")
-    # dev er03, eo21
-    dutch = check("Article 89(2) lets national law carve out exceptions. Which specific derogations from the right of "
-                  "access has Dutch law actually adopted?", (research,), ACTS)
-    assert not dutch.answerable and dutch.rule == DECIDED_ELSEWHERE and "Dutch law" in dutch.reason
-    irish = check("If we go bankrupt, who keeps our documentation, and under which Irish statute?", (research,), ACTS)
-    assert not irish.answerable and "Irish statute" in irish.reason
-    assert check("Can Dutch law provide for derogations from the right of access?", (research,), ACTS).answerable
-
-
 def test_what_a_bodys_guidelines_contain_is_not_in_the_acts_but_what_they_must_contain_is():
     guidelines = _unit("art_6.par_5", "The Commission shall provide guidelines together with a comprehensive list of "
                                       "practical examples of use cases of AI systems that are high-risk and not "
@@ -666,18 +661,15 @@ def test_what_a_bodys_guidelines_contain_is_not_in_the_acts_but_what_they_must_c
                  titles=titles).answerable
 
 
-def test_what_surveys_show_of_a_population_is_not_in_the_acts():
+def test_what_surveys_show_who_co_chairs_now_what_countries_do_and_who_built_a_system_are_facts_of_the_world():
     dpia = _unit("art_35.par_1", "Where a type of processing is likely to result in a high risk, the controller shall "
                                  "carry out an assessment of the impact of the envisaged processing operations.")
-    # dev ep05
+    # fresh dev ep05
     v = check("According to recent surveys, what share of EU employers screening applicants with AI have carried "
               "out a DPIA?", (dpia,), ACTS)
     assert not v.answerable and v.rule == DECIDED_ELSEWHERE and "surveys" in v.reason
     assert check("According to Article 35, must a controller carry out a DPIA before screening applicants with AI?",
                  (dpia,), ACTS).answerable
-
-
-def test_who_co_chairs_now_what_countries_are_doing_now_and_who_built_a_system_are_facts_of_the_world():
     # fresh dev es17, et15, et23 (the stop-48 batches' dev halves, run once before these rules were written)
     forum = _unit("art_67.par_6", "The advisory forum shall elect two co-chairs from among its members.",
                   act="32024R1689")
