@@ -304,8 +304,9 @@ _STOP = r"(?=\s+(?:is|are|does|do|must|has|have|can|could|may|did|was|were|shoul
 _HOW_MANY = re.compile(rf"\b(?:how (?:many|much)|number of)\s+((?:[\w'’-]+\s+){{0,5}}?[\w'’-]+?){_STOP}", re.I)
 # "how many working days": the days are the unit, not the thing measured
 _UNIT_WORDS = re.compile(r"^(?:working|business|calendar|clear)\s+(?=(?:hours|days|weeks|months|years)\b)", re.I)
-_VALUE_NOUN = re.compile(r"\b(?:what|which)(?:'s| is| are| was| were)? (?:the )?((?:[\w'’-]+ ){0,2}(?:fees?|salary|"
-                         r"salaries|pay|wages?|remuneration|age|price|costs?|charges?|rates?))\b", re.I)
+_PRICED_NOUNS = r"(?:fees?|salary|salaries|pay|wages?|remuneration|age|price|costs?|charges?|rates?)"
+_VALUE_NOUN = re.compile(rf"\b(?:what|which)(?:'s| is| are| was| were)? (?:the )?"
+                         rf"((?:[\w'’-]+ ){{0,2}}{_PRICED_NOUNS})\b", re.I)
 
 
 # a rate is a percentage (interest, tax, error rates) or an amount (an hourly rate); the rest (fee, salary, price,
@@ -313,7 +314,7 @@ _VALUE_NOUN = re.compile(r"\b(?:what|which)(?:'s| is| are| was| were)? (?:the )?
 _NOUN_KINDS = {"age": frozenset({"period", "number"}), "rate": frozenset({"percent", "amount"})}
 
 
-_PRICED = re.compile(r"(?:fees?|salary|salaries|pay|wages?|remuneration|age|price|costs?|charges?|rates?)$", re.I)
+_PRICED = re.compile(rf"{_PRICED_NOUNS}$", re.I)
 
 
 def _value_noun(asking: str) -> str | None:
@@ -426,7 +427,8 @@ def _measured(question: str, known: Iterable[str]) -> _Measured:
     def stems(phrase: str) -> list[str]:
         return [t for t in content_terms(phrase) if t not in _ASKING and t not in _GENERIC and t not in known]
 
-    if found := (m.group(1) if (m := _HOW_MANY.search(asking)) else _value_noun(asking)):
+    how_many = _HOW_MANY.search(asking)
+    if found := how_many.group(1) if how_many else _value_noun(asking):
         phrase = _UNIT_WORDS.sub("", found)
         if " of " in f" {phrase} ":  # "how many hours of training": training
             phrase = re.sub(r"^(?:[\w'’-]+\s+)*?of\s+", "", phrase)
@@ -520,8 +522,7 @@ _NOW_OFFICE = re.compile(rf"\bwho\s+(?:is|are)\s+(?:the\s+)?(?:[\w-]+['’]s\s+)
                          rf"(?:[\w-]+\s+){{0,3}}?(?P<office>{_OFFICE})\b|"
                          rf"\bwho\s+(?:currently|now)\s+(?P<verb>(?:co-)?(?:chairs|heads|leads|runs))\b|"
                          rf"\bwho\s+(?P<verb2>(?:co-)?(?:chairs|heads|leads|runs))\b[^?]{{0,60}}\b(?:now|currently|"
-                         rf"at the moment|"
-                         rf"right now|today|these days)\b", re.I)
+                         rf"at the moment|right now|today|these days)\b", re.I)
 
 
 # "Which provider was the first to be fined ...?", "Who was the last company sanctioned ...?": who was first, last or

@@ -221,8 +221,9 @@ NAMED_LIST_CHARS = 1200  # the length a named list may add to the answer
 # "Give me the full list", "Please list every measure", "all of them": the user wants every point of the list, which
 # is quoted whole when it fits in `NAMED_LIST_CHARS` more and the sentences the verifier allows
 _COMPLETE = re.compile(r"\b(?:full|complete|whole|entire|exhaustive)\s+list\b|"
-                       r"\blist\s+(?:them\s+)?(?:all|every|each)\b|\ball\s+of\s+them\b|\b(?:every|each)\s+(?:single\s+)?(?:one|item|measure|point|category|"
-                       r"element|condition|requirement|ground|subject|obligation)\b", re.I)
+                       r"\blist\s+(?:them\s+)?(?:all|every|each)\b|\ball\s+of\s+them\b|"
+                       r"\b(?:every|each)\s+(?:single\s+)?(?:one|item|measure|point|category|element|condition|"
+                       r"requirement|ground|subject|obligation)\b", re.I)
 # The date in an act's citation ("Regulation (EU) 2019/2144 of the European Parliament and of the Council of
 # 27 November 2019", "(OJ L 170, 30.6.2009, p. 1)") is when that act was adopted or published, no date it sets.
 _CITATION = re.compile(r"\b(?:Council|Commission|Parliament)\s+of\s+\d{1,2}\s+[A-Z][a-z]+\s+\d{4}|\(OJ [^)]{1,60}\)")
